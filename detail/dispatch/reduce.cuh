@@ -1,0 +1,81 @@
+#pragma once
+// Dispatch for reduce: validate the range, pick the backend (host or GPU) and
+// the strategy, size nothing itself (each strategy plans its own launch).
+
+#include <cascade/execution.cuh>
+#include <cascade/functional.cuh>
+#include <cascade/detail/host/parallel.cuh>
+#include <cascade/detail/host/sequential.cuh>
+#include <cascade/detail/reduce/algorithm.cuh>
+#include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/iterator.cuh>
+#include <cascade/detail/util/result_slot.cuh>
+#include <cascade/detail/util/temporary.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <type_traits>
+
+namespace cascade::detail {
+
+template <class OutIt, class T>
+__global__ void write_value_kernel(OutIt out, T value) {
+  *out = value;
+}
+
+template <class S>
+constexpr void require_reduce_strategy() {
+  static_assert(strategy::is_reduce_strategy_v<S>,
+                "cascade::reduce / reduce_into: the policy names a scan strategy (hillis_steele, blelloch, "
+                "blelloch_conflict_free, reduce_then_scan, decoupled_lookback); pick a reduce strategy or "
+                "cascade::strategy::automatic");
+}
+
+template <class S, class It, class OutIt, class T, class Op>
+void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt result, T init, Op op,
+                      const char* name) {
+  require_reduce_strategy<S>();
+  const offset_t n = checked_distance(first, last, name);
+  if (n > 0) check_device_accessible(first, name, "the input range");
+  check_device_accessible(result, name, "the result");
+  if (n == 0) {
+    write_value_kernel<<<1, 1, 0, policy.stream()>>>(unwrap(result), init);
+    check_launch("cascade write-init kernel");
+    return;
+  }
+  reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, unwrap(result), init, op, policy.stream());
+}
+
+template <class S, class It, class T, class Op>
+T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
+  require_reduce_strategy<S>();
+  constexpr const char* name = "cascade::reduce";
+  const offset_t n = checked_distance(first, last, name);
+  if (n == 0) return init;
+  check_device_accessible(first, name, "the input range");
+  T value;
+  if constexpr (result_slot::fits<T>) {
+    T* slot = result_slot::get<T>();
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, slot, init, op, policy.stream());
+    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
+    std::memcpy(&value, slot, sizeof(T));
+  } else {
+    temporary_buffer temp(sizeof(T), policy.stream());
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, temp.at<T>(0), init, op, policy.stream());
+    check(cudaMemcpyAsync(&value, temp.at<T>(0), sizeof(T), cudaMemcpyDeviceToHost, policy.stream()),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
+  }
+  return value;
+}
+
+template <class Policy, class It, class T, class Op>
+T host_reduce(const Policy&, It first, It last, T init, Op op) {
+  const offset_t n = checked_distance(first, last, "cascade::reduce");
+  if constexpr (std::is_same_v<Policy, parallel_policy>) return host::parallel_fold(first, n, init, op);
+  else return host::fold(first, last, init, op);
+}
+
+}  // namespace cascade::detail

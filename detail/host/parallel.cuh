@@ -1,0 +1,86 @@
+#pragma once
+// cascade::par: the range split into one contiguous chunk per OpenMP thread,
+// so the operator sees elements in order and need not commute. Reduce folds
+// the chunks, then their results in chunk order. Scan is two passes: chunk
+// totals, their exclusive fold (sequential, one per thread), then each chunk
+// scans with its carry-in. Without OpenMP, it is cascade::seq.
+
+#include <cascade/detail/host/sequential.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace cascade::detail::host {
+
+// Below this many elements a single thread is faster than waking the team.
+inline constexpr std::int64_t kParallelThreshold = 1 << 15;
+
+inline int thread_count(std::int64_t n) {
+#ifdef _OPENMP
+  if (n >= kParallelThreshold) return static_cast<int>(std::min<std::int64_t>(std::max(1, omp_get_max_threads()), n));
+#endif
+  (void)n;
+  return 1;
+}
+
+struct chunking {
+  std::int64_t n;
+  int chunks;
+  std::int64_t begin(int c) const { return n * c / chunks; }
+  std::int64_t end(int c) const { return n * (c + 1) / chunks; }
+};
+
+// Runs body(c) for every chunk c, one chunk per thread.
+template <class Body>
+void for_each_chunk(const chunking& plan, Body body) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(plan.chunks)
+#endif
+  for (int c = 0; c < plan.chunks; ++c) body(c);
+}
+
+template <class It, class T, class Op>
+T parallel_fold(It first, std::int64_t n, T init, Op op) {
+  const chunking plan{n, thread_count(n)};
+  if (plan.chunks == 1) return host::fold(first, first + n, init, op);
+  std::vector<T> partial(plan.chunks, init);
+  // Each chunk folds from its own first element: no identity needed.
+  for_each_chunk(plan, [&](int c) {
+    It b = first + plan.begin(c);
+    partial[c] = host::fold(b + 1, first + plan.end(c), static_cast<T>(*b), op);
+  });
+  for (int c = 0; c < plan.chunks; ++c) init = op(init, partial[c]);
+  return init;
+}
+
+// Scans [first, first + n) into out; exclusive when `exclusive` (then has_init holds).
+template <class It, class OutIt, class T, class Op>
+OutIt parallel_scan(It first, std::int64_t n, OutIt out, Op op, T init, bool has_init, bool exclusive) {
+  const chunking plan{n, thread_count(n)};
+  auto scan_chunk = [&](std::int64_t b, std::int64_t e, T carry, bool has_carry) {
+    if (exclusive) host::exclusive_scan(first + b, first + e, out + b, carry, op);
+    else host::inclusive_scan(first + b, first + e, out + b, op, carry, has_carry);
+  };
+  if (plan.chunks == 1) {
+    scan_chunk(0, n, init, has_init);
+    return out + n;
+  }
+  std::vector<T> total(plan.chunks, init);
+  for_each_chunk(plan, [&](int c) {
+    It b = first + plan.begin(c);
+    total[c] = host::fold(b + 1, first + plan.end(c), static_cast<T>(*b), op);
+  });
+  // Carry-in of chunk c: init op total[0] op ... op total[c-1].
+  std::vector<T> carry(plan.chunks, init);
+  for (int c = 1; c < plan.chunks; ++c) carry[c] = (c == 1 && !has_init) ? total[0] : op(carry[c - 1], total[c - 1]);
+  for_each_chunk(plan, [&](int c) { scan_chunk(plan.begin(c), plan.end(c), carry[c], has_init || c > 0); });
+  return out + n;
+}
+
+}  // namespace cascade::detail::host

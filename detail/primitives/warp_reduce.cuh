@@ -1,0 +1,29 @@
+#pragma once
+// Order-preserving warp reduction (seed 001's __shfl_down_sync tree).
+// Offsets grow 1, 2, 4, ...: after the step with offset o, lane i (i a
+// multiple of 2o) holds x[i] op ... op x[i+2o-1], so lane `first` ends with the
+// lanes [first, last) combined in lane order. Lanes outside [first, last) are
+// never handed to the operator, so a partial warp needs no identity.
+
+#include <cascade/detail/primitives/shuffle.cuh>
+
+namespace cascade::detail {
+
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T x, Op op, int first = 0, int last = kWarpThreads) {
+  const int lane = lane_id();
+#pragma unroll
+  for (int offset = 1; offset < kWarpThreads; offset *= 2) {
+    const T other = shuffle_down(x, offset);
+    if (lane >= first && lane + offset < last) x = op(x, other);
+  }
+  return x;
+}
+
+// The same with the result broadcast to every lane.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_all(T x, Op op, int first = 0, int last = kWarpThreads) {
+  return shuffle_idx(warp_reduce(x, op, first, last), first);
+}
+
+}  // namespace cascade::detail

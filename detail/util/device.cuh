@@ -1,0 +1,37 @@
+#pragma once
+// How many blocks of a kernel the current device holds at once, read once per
+// (device, kernel, block size) and cached. Grid sizes come from this; no
+// result ever depends on it (the combination trees depend on N only).
+
+#include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/temporary.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace cascade::detail {
+
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads, std::size_t smem = 0) {
+  using key_t = std::tuple<int, const void*, int, std::size_t>;
+  static std::mutex mutex;
+  static std::map<key_t, int> cache;
+  const int device = current_device();
+  const key_t key{device, reinterpret_cast<const void*>(kernel), threads, smem};
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  int per_sm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  const int blocks = (per_sm > 0 ? per_sm : 1) * sms;
+  cache.emplace(key, blocks);
+  return blocks;
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,65 @@
+#pragma once
+// Iterator facts the layers below need: value and accumulator types, the raw
+// pointer behind a contiguous iterator (device_ptr, device_vector iterators),
+// and the checks made before any work: a sane range, and device memory behind
+// raw pointers handed to a GPU policy.
+
+#include <cascade/detail/util/check.cuh>
+
+#include <thrust/type_traits/unwrap_contiguous_iterator.h>
+
+#include <cuda/std/type_traits>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace cascade::detail {
+
+using offset_t = std::int64_t;
+
+template <class It>
+using value_t = typename std::iterator_traits<It>::value_type;
+
+// The accumulator of a scan, after P0571: the type of op(v, v) for the input
+// value type v (no init), or of op(init, v) (with init), decayed.
+template <class Op, class A, class B>
+using op_result_t = ::cuda::std::decay_t<::cuda::std::invoke_result_t<Op&, A, B>>;
+
+template <class It>
+auto unwrap(It it) {
+  return thrust::try_unwrap_contiguous_iterator(it);
+}
+template <class It>
+using unwrapped_t = decltype(unwrap(std::declval<It>()));
+
+template <class It>
+offset_t checked_distance(It first, It last, const char* algorithm) {
+  const auto n = static_cast<offset_t>(last - first);
+  if (n < 0) throw std::invalid_argument(std::string(algorithm) + ": last precedes first (negative range)");
+  return n;
+}
+
+// A raw pointer handed to a GPU policy must point to memory the device can
+// reach: device, managed, or page-locked host memory. Pageable host memory
+// would make the kernel fault; say so instead. Fancy iterators are not checked.
+template <class It>
+void check_device_accessible(It it, const char* algorithm, const char* what) {
+  auto raw = unwrap(it);
+  if constexpr (std::is_pointer_v<decltype(raw)>) {
+    if (raw == nullptr) throw std::invalid_argument(std::string(algorithm) + ": " + what + " is a null pointer");
+    cudaPointerAttributes attributes{};
+    check(cudaPointerGetAttributes(&attributes, static_cast<const void*>(raw)), "cudaPointerGetAttributes");
+    if (attributes.type == cudaMemoryTypeUnregistered) {
+      throw std::invalid_argument(std::string(algorithm) + ": " + what +
+                                  " is host memory, which a cascade::cuda policy cannot read; copy it "
+                                  "to the device (e.g. thrust::device_vector) or use cascade::seq / "
+                                  "cascade::par");
+    }
+  }
+}
+
+}  // namespace cascade::detail

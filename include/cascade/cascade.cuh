@@ -1,0 +1,9 @@
+#pragma once
+// cascade: parallel reduce and prefix scan for CUDA, in the style of Thrust
+// and CUB. Include this header, or <cascade/reduce.cuh> / <cascade/scan.cuh>.
+
+#include <cascade/error.cuh>
+#include <cascade/execution.cuh>
+#include <cascade/functional.cuh>
+#include <cascade/reduce.cuh>
+#include <cascade/scan.cuh>

@@ -1,0 +1,232 @@
+#pragma once
+// Operators and what cascade knows about them: an identity element (needed by
+// strategies that pad partial tiles, as the seeds pad with 0) and
+// commutativity (needed by strategies that combine element i with i + s).
+//
+//   cascade::monoid(op, identity)    an operator together with its identity
+//   cascade::commutative(op)         declares that op commutes
+//   cascade::identity_element<Op,T>  trait; specialise it for your own operators
+//   cascade::is_commutative<Op>      trait; specialise it for your own operators
+
+#include <cuda/functional>
+#include <cuda/std/functional>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include <functional>
+#include <type_traits>
+
+namespace cascade {
+
+namespace detail {
+// The family an operator belongs to, whatever its argument type, with the
+// std:: functors mapped onto their cuda::std:: twins (thrust::plus and friends
+// are already aliases of those).
+template <class Op>
+struct family {
+  using type = Op;
+};
+template <template <class> class Op, class U>
+struct family<Op<U>> {
+  using type = Op<void>;
+};
+template <>
+struct family<std::plus<>> {
+  using type = ::cuda::std::plus<>;
+};
+template <class U>
+struct family<std::plus<U>> : family<std::plus<>> {};
+template <class U>
+struct family<std::multiplies<U>> {
+  using type = ::cuda::std::multiplies<>;
+};
+template <class U>
+struct family<std::bit_and<U>> {
+  using type = ::cuda::std::bit_and<>;
+};
+template <class U>
+struct family<std::bit_or<U>> {
+  using type = ::cuda::std::bit_or<>;
+};
+template <class U>
+struct family<std::bit_xor<U>> {
+  using type = ::cuda::std::bit_xor<>;
+};
+template <class U>
+struct family<std::logical_and<U>> {
+  using type = ::cuda::std::logical_and<>;
+};
+template <class U>
+struct family<std::logical_or<U>> {
+  using type = ::cuda::std::logical_or<>;
+};
+template <class Op>
+using family_t = typename family<Op>::type;
+
+template <class T>
+inline constexpr bool is_arithmetic_v = ::cuda::std::numeric_limits<T>::is_specialized;
+
+// known_identity<Family, T>: value() where cascade knows the identity.
+template <class Family, class T, class = void>
+struct known_identity {};
+
+template <class T>
+struct known_identity<::cuda::std::plus<>, T, ::cuda::std::enable_if_t<is_arithmetic_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(0); }
+};
+template <class T>
+struct known_identity<::cuda::std::multiplies<>, T, ::cuda::std::enable_if_t<is_arithmetic_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(1); }
+};
+// min's identity is the largest value (+inf where the type has one), max's the smallest.
+template <class T>
+struct known_identity<::cuda::minimum<>, T, ::cuda::std::enable_if_t<is_arithmetic_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    using limits = ::cuda::std::numeric_limits<T>;
+    if constexpr (limits::has_infinity) {
+      return limits::infinity();
+    } else {
+      return limits::max();
+    }
+  }
+};
+template <class T>
+struct known_identity<::cuda::maximum<>, T, ::cuda::std::enable_if_t<is_arithmetic_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    using limits = ::cuda::std::numeric_limits<T>;
+    if constexpr (limits::has_infinity) {
+      return -limits::infinity();
+    } else {
+      return limits::lowest();
+    }
+  }
+};
+template <class T>
+struct known_identity<::cuda::std::bit_and<>, T, ::cuda::std::enable_if_t<::cuda::std::is_integral_v<T>>> {
+  __host__ __device__ static constexpr T value() { return static_cast<T>(~T(0)); }
+};
+template <class T>
+struct known_identity<::cuda::std::bit_or<>, T, ::cuda::std::enable_if_t<::cuda::std::is_integral_v<T>>>
+    : known_identity<::cuda::std::plus<>, T> {};
+template <class T>
+struct known_identity<::cuda::std::bit_xor<>, T, ::cuda::std::enable_if_t<::cuda::std::is_integral_v<T>>>
+    : known_identity<::cuda::std::plus<>, T> {};
+template <class T>
+struct known_identity<::cuda::std::logical_and<>, T> : known_identity<::cuda::std::multiplies<>, T> {};
+template <class T>
+struct known_identity<::cuda::std::logical_or<>, T> : known_identity<::cuda::std::plus<>, T> {};
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// identity_element<Op, T>: has a static value() where the identity is known.
+// Specialise it for your own operator and type (or pass cascade::monoid).
+// ---------------------------------------------------------------------------
+template <class Op, class T, class = void>
+struct identity_element : detail::known_identity<detail::family_t<Op>, T> {};
+
+// ---------------------------------------------------------------------------
+// is_commutative<Op>: true for the recognised operators and for anything
+// wrapped in cascade::commutative(op).
+// ---------------------------------------------------------------------------
+namespace detail {
+template <class Family>
+struct known_commutative
+    : ::cuda::std::disjunction<::cuda::std::is_same<Family, ::cuda::std::plus<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::multiplies<>>,
+                               ::cuda::std::is_same<Family, ::cuda::minimum<>>,
+                               ::cuda::std::is_same<Family, ::cuda::maximum<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::bit_and<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::bit_or<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::bit_xor<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::logical_and<>>,
+                               ::cuda::std::is_same<Family, ::cuda::std::logical_or<>>> {};
+}  // namespace detail
+
+template <class Op, class = void>
+struct is_commutative : detail::known_commutative<detail::family_t<Op>> {};
+
+template <class Op>
+inline constexpr bool is_commutative_v = is_commutative<Op>::value;
+
+// ---------------------------------------------------------------------------
+// monoid(op, identity): an operator with an explicit identity element.
+// ---------------------------------------------------------------------------
+template <class Op, class T>
+struct monoid_t {
+  Op op;
+  T identity;
+
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A&& a, B&& b) const
+      -> decltype(op(static_cast<A&&>(a), static_cast<B&&>(b))) {
+    return op(static_cast<A&&>(a), static_cast<B&&>(b));
+  }
+};
+
+template <class Op, class T>
+constexpr monoid_t<Op, T> monoid(Op op, T identity) {
+  return {op, identity};
+}
+
+template <class Op, class T>
+struct is_commutative<monoid_t<Op, T>> : is_commutative<Op> {};
+
+// ---------------------------------------------------------------------------
+// commutative(op): the caller's declaration that op(a, b) == op(b, a).
+// ---------------------------------------------------------------------------
+template <class Op>
+struct commutative_t {
+  Op op;
+
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A&& a, B&& b) const
+      -> decltype(op(static_cast<A&&>(a), static_cast<B&&>(b))) {
+    return op(static_cast<A&&>(a), static_cast<B&&>(b));
+  }
+};
+
+template <class Op>
+constexpr commutative_t<Op> commutative(Op op) {
+  return {op};
+}
+
+template <class Op>
+struct is_commutative<commutative_t<Op>> : ::cuda::std::true_type {};
+template <class Op, class T>
+struct identity_element<commutative_t<Op>, T> : identity_element<Op, T> {};
+
+namespace detail {
+
+template <class Op, class T, class = void>
+struct has_static_identity : ::cuda::std::false_type {};
+template <class Op, class T>
+struct has_static_identity<Op, T, ::cuda::std::void_t<decltype(identity_element<Op, T>::value())>>
+    : ::cuda::std::true_type {};
+
+// Does op carry or have a known identity for accumulator type T?
+template <class Op, class T>
+struct has_identity : has_static_identity<Op, T> {};
+template <class Op, class U, class T>
+struct has_identity<monoid_t<Op, U>, T> : ::cuda::std::true_type {};
+template <class Op, class T>
+struct has_identity<commutative_t<Op>, T> : has_identity<Op, T> {};
+
+template <class Op, class T>
+inline constexpr bool has_identity_v = has_identity<Op, T>::value;
+
+// The identity of op as a T: from the monoid object, else from the trait.
+template <class T, class Op>
+__host__ __device__ constexpr T identity_of(const Op&) {
+  return identity_element<Op, T>::value();
+}
+template <class T, class Op, class U>
+__host__ __device__ constexpr T identity_of(const monoid_t<Op, U>& m) {
+  return static_cast<T>(m.identity);
+}
+template <class T, class Op>
+__host__ __device__ constexpr T identity_of(const commutative_t<Op>& c) {
+  return identity_of<T>(c.op);
+}
+
+}  // namespace detail
+}  // namespace cascade

@@ -1,0 +1,56 @@
+#pragma once
+// cascade::reduce and cascade::reduce_into.
+//
+//   T cascade::reduce(policy, first, last, T init, BinaryOp op);
+//   T cascade::reduce(policy, first, last, T init);          // op = plus
+//   V cascade::reduce(policy, first, last);                  // init = V{}
+//   void cascade::reduce_into(policy, first, last, OutIt result, T init, BinaryOp op);
+//
+// Like std::reduce: the accumulator is T, the type of init, which enters the
+// result exactly once. op must be associative; it need not commute unless the
+// chosen strategy says so. On a GPU policy reduce() waits for its stream and
+// returns on the host; reduce_into() writes *result in stream order and
+// returns at once.
+
+#include <cascade/error.cuh>
+#include <cascade/execution.cuh>
+#include <cascade/functional.cuh>
+#include <cascade/detail/dispatch/reduce.cuh>
+
+#include <cuda/std/functional>
+
+namespace cascade {
+
+template <class Policy, class It, class T, class BinaryOp>
+T reduce(const Policy& policy, It first, It last, T init, BinaryOp op) {
+  static_assert(is_execution_policy_v<Policy>,
+                "cascade::reduce: the first argument must be cascade::seq, cascade::par or cascade::cuda");
+  if constexpr (is_host_policy_v<Policy>) {
+    return detail::host_reduce(policy, first, last, init, op);
+  } else {
+    return detail::cuda_reduce(policy, first, last, init, op);
+  }
+}
+
+template <class Policy, class It, class T>
+T reduce(const Policy& policy, It first, It last, T init) {
+  return cascade::reduce(policy, first, last, init, ::cuda::std::plus<>{});
+}
+
+template <class Policy, class It>
+detail::value_t<It> reduce(const Policy& policy, It first, It last) {
+  return cascade::reduce(policy, first, last, detail::value_t<It>{}, ::cuda::std::plus<>{});
+}
+
+template <class Policy, class It, class OutIt, class T, class BinaryOp>
+void reduce_into(const Policy& policy, It first, It last, OutIt result, T init, BinaryOp op) {
+  static_assert(is_execution_policy_v<Policy>,
+                "cascade::reduce_into: the first argument must be cascade::seq, cascade::par or cascade::cuda");
+  if constexpr (is_host_policy_v<Policy>) {
+    *result = detail::host_reduce(policy, first, last, init, op);
+  } else {
+    detail::cuda_reduce_into(policy, first, last, result, init, op, "cascade::reduce_into");
+  }
+}
+
+}  // namespace cascade

@@ -1,0 +1,56 @@
+#pragma once
+// cascade::inclusive_scan and cascade::exclusive_scan, like their std::
+// namesakes. In-place (d_first == first) is allowed. op must be associative;
+// scans never need it to commute.
+//
+//   OutIt inclusive_scan(policy, first, last, d_first);               // plus
+//   OutIt inclusive_scan(policy, first, last, d_first, op);
+//   OutIt inclusive_scan(policy, first, last, d_first, op, T init);
+//   OutIt exclusive_scan(policy, first, last, d_first, T init);       // plus
+//   OutIt exclusive_scan(policy, first, last, d_first, T init, op);
+//
+// Accumulator (P0571): the input's value type without init, T with it.
+// On a GPU policy the scans are stream-ordered and return at once.
+
+#include <cascade/error.cuh>
+#include <cascade/execution.cuh>
+#include <cascade/functional.cuh>
+#include <cascade/detail/dispatch/scan.cuh>
+
+#include <cuda/std/functional>
+
+namespace cascade {
+
+template <class Policy, class It, class OutIt, class BinaryOp>
+OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, BinaryOp op) {
+  static_assert(is_execution_policy_v<Policy>, "cascade::inclusive_scan: the first argument must be a cascade policy");
+  using acc_t = detail::value_t<It>;
+  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<acc_t>{acc_t{}, false, false},
+                      "cascade::inclusive_scan");
+}
+
+template <class Policy, class It, class OutIt>
+OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first) {
+  return cascade::inclusive_scan(policy, first, last, d_first, ::cuda::std::plus<>{});
+}
+
+template <class Policy, class It, class OutIt, class BinaryOp, class T>
+OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, BinaryOp op, T init) {
+  static_assert(is_execution_policy_v<Policy>, "cascade::inclusive_scan: the first argument must be a cascade policy");
+  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, false},
+                      "cascade::inclusive_scan");
+}
+
+template <class Policy, class It, class OutIt, class T, class BinaryOp>
+OutIt exclusive_scan(const Policy& policy, It first, It last, OutIt d_first, T init, BinaryOp op) {
+  static_assert(is_execution_policy_v<Policy>, "cascade::exclusive_scan: the first argument must be a cascade policy");
+  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, true},
+                      "cascade::exclusive_scan");
+}
+
+template <class Policy, class It, class OutIt, class T>
+OutIt exclusive_scan(const Policy& policy, It first, It last, OutIt d_first, T init) {
+  return cascade::exclusive_scan(policy, first, last, d_first, init, ::cuda::std::plus<>{});
+}
+
+}  // namespace cascade

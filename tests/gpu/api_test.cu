@@ -1,0 +1,282 @@
+// The GPU API beyond the type/operator matrix: overloads, iterators, streams,
+// misaligned pointers, determinism, half precision, sizes beyond 2^31, and
+// every error path (with the output left untouched and temporaries released).
+
+#include "suites.cuh"
+
+#include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/util/temporary.cuh>
+
+#include <thrust/equal.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/tabulate.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <stdexcept>
+
+namespace cascade_test {
+namespace {
+
+class Api : public gpu_test {};
+
+struct square_mod {
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return (i * i) % 1000003; }
+};
+// Cheap device-side pseudo-random bytes for the multi-gigabyte inputs.
+struct hash_byte {
+  __host__ __device__ std::int8_t operator()(std::int64_t i) const {
+    std::uint64_t x = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull;
+    x ^= x >> 29;
+    return static_cast<std::int8_t>(x * 0xbf58476d1ce4e5b9ull >> 56);
+  }
+};
+
+TEST_F(Api, ReduceOverloadsUsePlusAndValueInit) {
+  const std::vector<int> h = random_input<int, plus>(100003, 7);
+  const auto d = to_device(h);
+  const long long want = std::accumulate(h.begin(), h.end(), 0ll);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end()), static_cast<int>(want));
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 5ll), want + 5);  // accumulator: init's type
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.data().get(), d.data().get() + d.size(), 0ll), want);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0, cascade::monoid(cuda::std::plus<>{}, 0)),
+            static_cast<int>(want));
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0, cascade::commutative(cuda::std::plus<>{})),
+            static_cast<int>(want));
+}
+
+TEST_F(Api, ScanOverloadsUsePlus) {
+  const std::vector<int> h = random_input<int, plus>(70001, 8);
+  const auto d = to_device(h);
+  thrust::device_vector<int> out(h.size());
+  std::vector<int> want(h.size());
+  poison(out);
+  cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+  std::inclusive_scan(h.begin(), h.end(), want.begin());
+  EXPECT_EQ(to_host(out), want);
+  poison(out);
+  cascade::exclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin(), 3);
+  std::exclusive_scan(h.begin(), h.end(), want.begin(), 3);
+  EXPECT_EQ(to_host(out), want);
+}
+
+TEST_F(Api, CountingAndTransformIterators) {
+  const std::int64_t n = (1 << 24) + 3;
+  thrust::counting_iterator<std::int64_t> count(0);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, count, count + n, std::int64_t{0}), n * (n - 1) / 2);
+
+  auto squares = thrust::make_transform_iterator(count, square_mod{});
+  thrust::device_vector<std::int64_t> materialised(squares, squares + n);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, squares, squares + n, std::int64_t{0}),
+            cub_reduce(materialised, std::int64_t{0}, plus{}));
+
+  thrust::device_vector<std::int64_t> out(n);
+  poison(out);
+  cascade::inclusive_scan(cascade::cuda, squares, squares + n, out.begin());
+  EXPECT_EQ(to_host(out), cub_scan(materialised, scan_kind::inclusive, std::int64_t{0}, plus{}));
+}
+
+TEST_F(Api, NonDefaultStreams) {
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (std::int64_t n : {1ll, 4097ll, (1ll << 22) + 5}) {
+    check_reduce<int, plus>(cascade::cuda.on(stream), n, 11);
+    check_reduce<affine, compose>(cascade::cuda.on(stream), n, 12);
+    check_scans<int, plus>(cascade::cuda.on(stream), n, 13);
+    check_scans<affine, compose>(cascade::cuda.on(stream).with(cascade::strategy::decoupled_lookback), n, 14);
+  }
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_F(Api, EightConcurrentLookbackScans) {
+  constexpr int kStreams = 8;
+  const std::int64_t n = (1 << 22) + 17;
+  std::vector<cudaStream_t> streams(kStreams);
+  std::vector<thrust::device_vector<affine>> in, out;
+  for (int s = 0; s < kStreams; ++s) {
+    CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking));
+    in.push_back(to_device(random_input<affine, compose>(n, 100 + s)));
+    out.emplace_back(n);
+    poison(out.back());
+  }
+  for (int s = 0; s < kStreams; ++s) {
+    cascade::inclusive_scan(cascade::cuda.on(streams[s]).with(cascade::strategy::decoupled_lookback), in[s].begin(),
+                            in[s].end(), out[s].begin(), compose{});
+  }
+  for (int s = 0; s < kStreams; ++s) {
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(streams[s]));
+    EXPECT_EQ(to_host(out[s]), host_scan(to_host(in[s]), scan_kind::inclusive, affine{}, compose{})) << "stream " << s;
+    CASCADE_TEST_CUDA(cudaStreamDestroy(streams[s]));
+  }
+}
+
+// Offsets of 1..15 bytes from 16-byte alignment take a scalar head and still vectorise the body.
+template <class T>
+void check_misaligned() {
+  const std::int64_t n = 100000;
+  const std::vector<T> h = random_input<T, plus>(n + 16, 21);
+  const auto d = to_device(h);
+  for (int offset = 1; offset * sizeof(T) < 16; ++offset) {
+    SCOPED_TRACE("offset " + std::to_string(offset * sizeof(T)) + " bytes");
+    const T* first = d.data().get() + offset;
+    const thrust::device_vector<T> sub(d.begin() + offset, d.begin() + offset + n);
+    EXPECT_EQ(cascade::reduce(cascade::cuda, first, first + n, T{1}), cub_reduce(sub, T{1}, plus{}));
+    thrust::device_vector<T> out(n);
+    poison(out);
+    cascade::inclusive_scan(cascade::cuda, first, first + n, out.begin());
+    EXPECT_EQ(to_host(out), cub_scan(sub, scan_kind::inclusive, T{}, plus{}));
+  }
+}
+TEST_F(Api, MisalignedPointers) {
+  check_misaligned<std::int8_t>();
+  check_misaligned<std::int16_t>();
+  check_misaligned<std::int32_t>();
+  check_misaligned<std::int64_t>();
+}
+
+// The combination tree depends on N only: any grid gives the same bits.
+template <class T>
+void check_grid_independence(std::int64_t n) {
+  const auto d = to_device(random_input<T, plus>(n, 31));
+  thrust::device_vector<T> result(1);
+  std::vector<T> bits;
+  for (int grid : {0, 1, 2, 7, 64, 1000}) {
+    poison(result);
+    cascade::detail::single_pass::run(d.data().get(), n, result.data().get(), T{0}, plus{}, nullptr, grid);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    bits.push_back(result[0]);
+  }
+  for (std::size_t i = 1; i < bits.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&bits[i], &bits[0], sizeof(T)), 0) << "grid variant " << i;
+  }
+  // And run to run through the public API.
+  const T first = cascade::reduce(cascade::cuda, d.begin(), d.end(), T{0});
+  for (int run = 0; run < 5; ++run) {
+    const T again = cascade::reduce(cascade::cuda, d.begin(), d.end(), T{0});
+    EXPECT_EQ(std::memcmp(&first, &again, sizeof(T)), 0);
+  }
+}
+TEST_F(Api, ReduceIsBitwiseReproducibleAcrossGrids) {
+  check_grid_independence<float>((1 << 24) + 77);
+  check_grid_independence<double>((1 << 22) + 5);
+}
+
+TEST_F(Api, HalfAndBfloat16) {
+  // Small integers: every partial sum is exact in the format, so the result is too.
+  std::vector<__half> h(1500);
+  std::vector<__nv_bfloat16> b(200);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = __float2half(float(1 + i % 2));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = __float2bfloat16(float(1 + i % 2));
+  const auto dh = to_device(h);
+  const auto db = to_device(b);
+  EXPECT_EQ(__half2float(cascade::reduce(cascade::cuda, dh.begin(), dh.end(), __float2half(0.f))), 2250.f);
+  EXPECT_EQ(__bfloat162float(cascade::reduce(cascade::cuda, db.begin(), db.end(), __float2bfloat16(0.f))), 300.f);
+  thrust::device_vector<__half> out(h.size());
+  cascade::inclusive_scan(cascade::cuda, dh.begin(), dh.end(), out.begin());
+  EXPECT_EQ(__half2float(to_host(out).back()), 2250.f);
+}
+
+// ------------------------------------------------------------- errors -------
+template <class F>
+void expect_invalid_argument(F f, const std::string& mentions) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos) << e.what();
+  }
+}
+
+std::size_t pool_bytes_in_use() {
+  std::uint64_t used = 0;
+  cudaMemPoolGetAttribute(cascade::detail::temporary_pool(cascade::detail::current_device()),
+                          cudaMemPoolAttrUsedMemCurrent, &used);
+  return used;
+}
+
+TEST_F(Api, ReversedRangeIsInvalidArgumentAndWritesNothing) {
+  const auto d = to_device(random_input<int, plus>(1000, 41));
+  thrust::device_vector<int> out(1000);
+  poison(out);
+  const int* p = d.data().get();
+  expect_invalid_argument([&] { cascade::reduce(cascade::cuda, p + 10, p, 0); }, "last precedes first");
+  expect_invalid_argument([&] { cascade::reduce_into(cascade::cuda, p + 10, p, out.begin(), 0, plus{}); },
+                          "last precedes first");
+  expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, p + 10, p, out.begin()); }, "last precedes first");
+  expect_invalid_argument([&] { cascade::exclusive_scan(cascade::cuda, p + 10, p, out.begin(), 0); },
+                          "last precedes first");
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  for (int v : to_host(out)) ASSERT_EQ(v, poison_value<int>());
+}
+
+TEST_F(Api, HostMemoryIsAClearError) {
+  std::vector<int> host(1000, 1);
+  thrust::device_vector<int> out(1000);
+  poison(out);
+  expect_invalid_argument([&] { cascade::reduce(cascade::cuda, host.data(), host.data() + host.size(), 0); },
+                          "host memory");
+  expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, host.data(), host.data() + 1000, out.begin()); },
+                          "host memory");
+  const auto d = to_device(host);
+  int result_on_host = 0;
+  expect_invalid_argument([&] { cascade::reduce_into(cascade::cuda, d.begin(), d.end(), &result_on_host, 0, plus{}); },
+                          "host memory");
+  expect_invalid_argument([&] { cascade::exclusive_scan(cascade::cuda, d.begin(), d.end(), host.data(), 0); },
+                          "host memory");
+  int* null = nullptr;
+  expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, null, null + 5, out.begin()); }, "null");
+  for (int v : to_host(out)) ASSERT_EQ(v, poison_value<int>());
+  EXPECT_EQ(host, std::vector<int>(1000, 1));
+}
+
+TEST_F(Api, CudaFailureIsCudaErrorAndReleasesTemporaries) {
+  // 2^60 elements need more tile status than any GPU has: the allocation fails.
+  thrust::counting_iterator<std::int64_t> count(0);
+  const std::int64_t huge = std::int64_t(1) << 60;
+  try {
+    cascade::inclusive_scan(cascade::cuda, count, count + huge, thrust::make_discard_iterator());
+    ADD_FAILURE() << "no exception";
+  } catch (const cascade::cuda_error& e) {
+    EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+    EXPECT_NE(std::string(e.what()).find("cudaMallocFromPoolAsync"), std::string::npos) << e.what();
+  }
+  // The context is still usable, and nothing is left allocated after calls.
+  const auto d = to_device(random_input<int, plus>(1 << 22, 51));
+  thrust::device_vector<int> out(1 << 22);
+  cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+  cascade::reduce(cascade::cuda, d.begin(), d.end(), 0);
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(pool_bytes_in_use(), 0u);
+}
+
+// ------------------------------------------------------ beyond 2^31 ---------
+TEST_F(Api, BeyondTwoToThe31Elements) {
+  const std::int64_t n = (std::int64_t(1) << 31) + 4099;
+  thrust::counting_iterator<std::int64_t> count(0);
+  const std::int64_t m = (std::int64_t(3) << 30) + 3;  // m^2/2 fits in int64
+  EXPECT_EQ(cascade::reduce(cascade::cuda, count, count + m, std::int64_t{0}), m * (m - 1) / 2);
+
+  thrust::device_vector<std::int8_t> data(n);
+  thrust::tabulate(data.begin(), data.end(), hash_byte{});
+  EXPECT_EQ(cascade::reduce(cascade::cuda, data.begin(), data.end(), std::int8_t{3}),
+            cub_reduce(data, std::int8_t{3}, plus{}));
+  EXPECT_EQ(cascade::reduce(cascade::cuda, data.begin(), data.end(), std::int8_t{-128}, maximum{}),
+            cub_reduce(data, std::int8_t{-128}, maximum{}));
+
+  // CUB first (out of place), then cascade in place; compared on the device.
+  thrust::device_vector<std::int8_t> want(n);
+  std::size_t bytes = 0;
+  CASCADE_TEST_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, data.data().get(), want.data().get(), n));
+  {
+    thrust::device_vector<char> temp(bytes);
+    CASCADE_TEST_CUDA(cub::DeviceScan::InclusiveSum(temp.data().get(), bytes, data.data().get(), want.data().get(), n));
+  }
+  cascade::inclusive_scan(cascade::cuda, data.begin(), data.end(), data.begin());
+  EXPECT_TRUE(thrust::equal(data.begin(), data.end(), want.begin()));
+}
+
+}  // namespace
+}  // namespace cascade_test

@@ -1,0 +1,89 @@
+#pragma once
+// Typed test patterns over (type, operator, strategy) triples: every size in
+// boundary_sizes() against the reference. Each test file instantiates them
+// for its own list of triples, so the matrix compiles in parallel pieces.
+
+#include "harness.cuh"
+
+#include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/scan/decoupled_lookback.cuh>
+
+namespace cascade_test {
+
+// The tile edges worth probing for a strategy and type.
+template <class Strategy, class T>
+struct tile_of;
+template <class T>
+struct tile_of<cascade::strategy::automatic_t, T> {
+  static std::int64_t reduce() {
+    using namespace cascade::detail;
+    return single_pass::shape<single_pass_reduce_tuning<T>>::block_step;
+  }
+  static std::int64_t scan() {
+    using tuning = cascade::detail::lookback_scan_tuning<T>;
+    return std::int64_t(tuning::block_threads) * tuning::items_per_thread;
+  }
+};
+template <class T>
+struct tile_of<cascade::strategy::decoupled_lookback_t, T> : tile_of<cascade::strategy::automatic_t, T> {};
+
+template <class Combo>
+class ReduceSuite : public gpu_test {};
+TYPED_TEST_SUITE_P(ReduceSuite);
+
+TYPED_TEST_P(ReduceSuite, MatchesReferenceAtEveryBoundary) {
+  using T = typename TypeParam::value_type;
+  using Op = typename TypeParam::op_type;
+  using S = typename TypeParam::strategy;
+  std::uint64_t seed = 1;
+  for (std::int64_t n : boundary_sizes(tile_of<S, T>::reduce())) {
+    check_reduce<T, Op>(cascade::cuda.with(S{}), n, seed++);
+    if (this->HasFailure()) return;
+  }
+}
+REGISTER_TYPED_TEST_SUITE_P(ReduceSuite, MatchesReferenceAtEveryBoundary);
+
+template <class Combo>
+class ScanSuite : public gpu_test {};
+TYPED_TEST_SUITE_P(ScanSuite);
+
+TYPED_TEST_P(ScanSuite, MatchesReferenceAtEveryBoundary) {
+  using T = typename TypeParam::value_type;
+  using Op = typename TypeParam::op_type;
+  using S = typename TypeParam::strategy;
+  std::uint64_t seed = 1;
+  for (std::int64_t n : boundary_sizes(tile_of<S, T>::scan())) {
+    check_scans<T, Op>(cascade::cuda.with(S{}), n, seed++);
+    if (this->HasFailure()) return;
+  }
+}
+REGISTER_TYPED_TEST_SUITE_P(ScanSuite, MatchesReferenceAtEveryBoundary);
+
+using plus = cuda::std::plus<>;
+using multiplies = cuda::std::multiplies<>;
+using bit_xor = cuda::std::bit_xor<>;
+using minimum = cuda::minimum<>;
+using maximum = cuda::maximum<>;
+
+// The five operators on one integer type, for strategy S.
+template <class T, class S = cascade::strategy::automatic_t>
+using integer_ops = ::testing::Types<combo<T, plus, S>, combo<T, minimum, S>, combo<T, maximum, S>,
+                                     combo<T, multiplies, S>, combo<T, bit_xor, S>>;
+
+// The automatic strategy's matrix: signed integers x five operators (CUB
+// reference); unsigned integers (CUB), float and double (float64 reference),
+// a 12-byte struct and a non-commutative operator (host fold).
+using signed_combos = ::testing::Types<
+    combo<std::int8_t, plus>, combo<std::int8_t, minimum>, combo<std::int8_t, maximum>, combo<std::int8_t, multiplies>,
+    combo<std::int8_t, bit_xor>, combo<std::int16_t, plus>, combo<std::int16_t, minimum>, combo<std::int16_t, maximum>,
+    combo<std::int16_t, multiplies>, combo<std::int16_t, bit_xor>, combo<std::int32_t, plus>, combo<std::int32_t, minimum>,
+    combo<std::int32_t, maximum>, combo<std::int32_t, multiplies>, combo<std::int32_t, bit_xor>, combo<std::int64_t, plus>,
+    combo<std::int64_t, minimum>, combo<std::int64_t, maximum>, combo<std::int64_t, multiplies>, combo<std::int64_t, bit_xor>>;
+using other_combos = ::testing::Types<
+    combo<std::uint32_t, plus>, combo<std::uint32_t, minimum>, combo<std::uint32_t, maximum>,
+    combo<std::uint32_t, multiplies>, combo<std::uint32_t, bit_xor>, combo<std::uint64_t, plus>,
+    combo<std::uint64_t, minimum>, combo<std::uint64_t, maximum>, combo<std::uint64_t, multiplies>,
+    combo<std::uint64_t, bit_xor>, combo<float, plus>, combo<float, minimum>, combo<float, maximum>,
+    combo<float, multiplies>, combo<double, plus>, combo<double, minimum>, combo<double, maximum>,
+    combo<double, multiplies>, combo<affine, compose>, combo<triple, triple_plus>>;
+}  // namespace cascade_test

@@ -1,0 +1,61 @@
+// Compile-time facts of the API: identities, commutativity, strategy
+// families, policy composition. A wrong fact fails the build; the runtime
+// checks confirm the identities' values.
+
+#include "../common.cuh"
+
+#include <thrust/functional.h>
+
+namespace cascade_test {
+namespace {
+
+using cascade::identity_element;
+using cascade::is_commutative_v;
+using cascade::detail::has_identity_v;
+
+static_assert(is_commutative_v<cuda::std::plus<>> && is_commutative_v<cuda::std::plus<int>>);
+static_assert(is_commutative_v<thrust::plus<int>> && is_commutative_v<thrust::maximum<float>>);
+static_assert(is_commutative_v<std::plus<>> && is_commutative_v<std::bit_xor<unsigned>>);
+static_assert(is_commutative_v<cuda::minimum<>> && is_commutative_v<cuda::std::logical_or<>>);
+static_assert(!is_commutative_v<compose> && !is_commutative_v<cuda::std::minus<>>);
+static_assert(is_commutative_v<decltype(cascade::commutative(compose{}))>);
+static_assert(is_commutative_v<decltype(cascade::monoid(cuda::std::plus<>{}, 0))>);
+static_assert(!is_commutative_v<decltype(cascade::monoid(compose{}, affine{1, 0}))>);
+
+static_assert(has_identity_v<cuda::std::plus<>, int> && has_identity_v<cuda::maximum<>, double>);
+static_assert(has_identity_v<thrust::bit_and<unsigned>, unsigned> && has_identity_v<std::multiplies<>, float>);
+static_assert(!has_identity_v<compose, affine> && !has_identity_v<cuda::std::bit_and<>, float>);
+static_assert(has_identity_v<decltype(cascade::monoid(compose{}, affine{1, 0})), affine>);
+static_assert(has_identity_v<decltype(cascade::commutative(cuda::std::plus<>{})), int>);
+
+namespace s = cascade::strategy;
+static_assert(s::is_reduce_strategy_v<s::automatic_t> && s::is_scan_strategy_v<s::automatic_t>);
+static_assert(s::is_reduce_strategy_v<s::warp_shuffle_t> && !s::is_scan_strategy_v<s::warp_shuffle_t>);
+static_assert(s::is_scan_strategy_v<s::blelloch_t> && !s::is_reduce_strategy_v<s::blelloch_t>);
+static_assert(std::is_same_v<decltype(cascade::cuda.with(s::radix4_pyramid)), const cascade::cuda_policy<s::radix4_pyramid_t>> ||
+              std::is_same_v<decltype(cascade::cuda.with(s::radix4_pyramid)), cascade::cuda_policy<s::radix4_pyramid_t>>);
+static_assert(cascade::cuda.with(s::warp_shuffle.block_size(128)).strategy().block_threads == 128);
+static_assert(cascade::cuda.on(nullptr).with(s::decoupled_lookback).stream() == nullptr);
+
+TEST(Traits, IdentityValues) {
+  EXPECT_EQ((identity_element<cuda::std::plus<>, int>::value()), 0);
+  EXPECT_EQ((identity_element<cuda::std::multiplies<>, double>::value()), 1.0);
+  EXPECT_EQ((identity_element<cuda::minimum<>, float>::value()), std::numeric_limits<float>::infinity());
+  EXPECT_EQ((identity_element<cuda::maximum<>, double>::value()), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ((identity_element<cuda::minimum<>, std::int16_t>::value()), std::numeric_limits<std::int16_t>::max());
+  EXPECT_EQ((identity_element<cuda::maximum<>, std::int8_t>::value()), std::numeric_limits<std::int8_t>::lowest());
+  EXPECT_EQ((identity_element<cuda::std::bit_and<>, std::uint16_t>::value()), std::uint16_t(0xffff));
+  EXPECT_EQ((identity_element<std::bit_or<>, int>::value()), 0);
+  EXPECT_EQ(cascade::detail::identity_of<affine>(cascade::monoid(compose{}, affine{1, 0})), (affine{1, 0}));
+  EXPECT_EQ(cascade::detail::identity_of<int>(cascade::commutative(cuda::std::plus<>{})), 0);
+}
+
+TEST(Traits, MonoidAndCommutativeForwardTheOperator) {
+  EXPECT_EQ(cascade::monoid(cuda::std::plus<>{}, 0)(2, 3), 5);
+  EXPECT_EQ(cascade::commutative(cuda::maximum<>{})(2, 3), 3);
+  EXPECT_EQ(cascade::commutative(cascade::monoid(compose{}, affine{1, 0}))(affine{2, 1}, affine{3, 0}),
+            (compose{}(affine{2, 1}, affine{3, 0})));
+}
+
+}  // namespace
+}  // namespace cascade_test

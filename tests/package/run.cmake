@@ -1,0 +1,35 @@
+# Installs cascade into a scratch prefix and builds a consumer against it,
+# once through find_package(cascade CONFIG) and once with plain nvcc.
+# Run with cmake -P; see tests/CMakeLists.txt for the variables.
+
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+
+step(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/cascade-build" -G "${GENERATOR}"
+     -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}
+     -DCASCADE_BUILD_TESTS=OFF -DCASCADE_BUILD_BENCHMARKS=OFF -DCASCADE_BUILD_EXAMPLES=OFF)
+step(${CMAKE_COMMAND} --install "${WORK_DIR}/cascade-build" --prefix "${prefix}")
+
+foreach(header cascade/cascade.cuh cascade/detail/dispatch/reduce.cuh)
+  if(NOT EXISTS "${prefix}/include/${header}")
+    message(FATAL_ERROR "the install lacks include/${header}")
+  endif()
+endforeach()
+
+step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package" -B "${WORK_DIR}/consumer-build" -G "${GENERATOR}"
+     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}
+     -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES})
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build")
+step("${WORK_DIR}/consumer-build/consumer")
+
+step(${CUDA_COMPILER} -std=c++17 -arch=sm_${CUDA_ARCHITECTURES} -I "${prefix}/include"
+     "${SOURCE_DIR}/tests/package/consumer.cu" -o "${WORK_DIR}/consumer-plain")
+step("${WORK_DIR}/consumer-plain")
+message(STATUS "installed package consumed through find_package and plain nvcc")
