@@ -107,10 +107,19 @@ template <class T, class Op>
 inline constexpr bool rounds_v = std::is_floating_point_v<T> &&
                                  (std::is_same_v<Op, cuda::std::plus<>> || std::is_same_v<Op, cuda::std::multiplies<>>);
 
-// Depth bounds: a reduce tree is a few dozen levels plus its sequential runs;
-// a scan adds the chain of tile prefixes (one rounding per tile of >= 1024).
-inline double reduce_depth(std::int64_t n) { return 64.0 + double(n) / 8192.0; }
-inline double scan_depth(std::int64_t n) { return 64.0 + double(n) / 1024.0; }
+// Depth bounds. A sum's error is at most eps * (longest path of additions)
+// * sum |x|: a reduce tree is a few dozen levels plus its sequential runs; a
+// scan adds the chain of tile prefixes (one rounding per tile of >= 1024). A
+// product's relative error is at most eps * (number of multiplications),
+// whatever the tree's shape.
+template <class Op>
+double reduce_depth(std::int64_t n) {
+  return std::is_same_v<Op, cuda::std::multiplies<>> ? double(n) + 2.0 : 64.0 + double(n) / 8192.0;
+}
+template <class Op>
+double scan_depth(std::int64_t n) {
+  return std::is_same_v<Op, cuda::std::multiplies<>> ? double(n) + 2.0 : 64.0 + double(n) / 1024.0;
+}
 
 template <class T>
 ::testing::AssertionResult close(const T& got, double want, double scale, double depth) {

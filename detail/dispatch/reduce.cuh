@@ -7,7 +7,7 @@
 #include <cascade/detail/host/parallel.cuh>
 #include <cascade/detail/host/sequential.cuh>
 #include <cascade/detail/reduce/algorithm.cuh>
-#include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/reduce/strategies.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/result_slot.cuh>
@@ -75,7 +75,7 @@ template <class Policy, class It, class T, class Op>
 T host_reduce(const Policy&, It first, It last, T init, Op op) {
   const offset_t n = checked_distance(first, last, "cascade::reduce");
   if constexpr (std::is_same_v<Policy, parallel_policy>) return host::parallel_fold(first, n, init, op);
-  else return host::fold(first, last, init, op);
+  else return host::fold(first, n, init, op);
 }
 
 }  // namespace cascade::detail

@@ -8,7 +8,7 @@
 #include <cascade/detail/host/parallel.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/scan/algorithm.cuh>
-#include <cascade/detail/scan/decoupled_lookback.cuh>
+#include <cascade/detail/scan/strategies.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 #include <type_traits>
@@ -31,9 +31,9 @@ OutIt scan(const Policy& policy, It first, It last, OutIt out, Op op, scan_mode<
     if constexpr (std::is_same_v<Policy, parallel_policy>) {
       return host::parallel_scan(first, n, out, op, mode.init, mode.has_init, mode.exclusive);
     } else if (mode.exclusive) {
-      return host::exclusive_scan(first, last, out, mode.init, op);
+      return host::exclusive_scan(first, n, out, mode.init, op);
     } else {
-      return host::inclusive_scan(first, last, out, op, mode.init, mode.has_init);
+      return host::inclusive_scan(first, n, out, op, mode.init, mode.has_init);
     }
   } else {
     using strategy_t = std::decay_t<decltype(policy.strategy())>;

@@ -48,12 +48,12 @@ void for_each_chunk(const chunking& plan, Body body) {
 template <class It, class T, class Op>
 T parallel_fold(It first, std::int64_t n, T init, Op op) {
   const chunking plan{n, thread_count(n)};
-  if (plan.chunks == 1) return host::fold(first, first + n, init, op);
+  if (plan.chunks == 1) return host::fold(first, n, init, op);
   std::vector<T> partial(plan.chunks, init);
   // Each chunk folds from its own first element: no identity needed.
   for_each_chunk(plan, [&](int c) {
     It b = first + plan.begin(c);
-    partial[c] = host::fold(b + 1, first + plan.end(c), static_cast<T>(*b), op);
+    partial[c] = host::fold(b + 1, plan.end(c) - plan.begin(c) - 1, static_cast<T>(*b), op);
   });
   for (int c = 0; c < plan.chunks; ++c) init = op(init, partial[c]);
   return init;
@@ -64,8 +64,8 @@ template <class It, class OutIt, class T, class Op>
 OutIt parallel_scan(It first, std::int64_t n, OutIt out, Op op, T init, bool has_init, bool exclusive) {
   const chunking plan{n, thread_count(n)};
   auto scan_chunk = [&](std::int64_t b, std::int64_t e, T carry, bool has_carry) {
-    if (exclusive) host::exclusive_scan(first + b, first + e, out + b, carry, op);
-    else host::inclusive_scan(first + b, first + e, out + b, op, carry, has_carry);
+    if (exclusive) host::exclusive_scan(first + b, e - b, out + b, carry, op);
+    else host::inclusive_scan(first + b, e - b, out + b, op, carry, has_carry);
   };
   if (plan.chunks == 1) {
     scan_chunk(0, n, init, has_init);
@@ -74,7 +74,7 @@ OutIt parallel_scan(It first, std::int64_t n, OutIt out, Op op, T init, bool has
   std::vector<T> total(plan.chunks, init);
   for_each_chunk(plan, [&](int c) {
     It b = first + plan.begin(c);
-    total[c] = host::fold(b + 1, first + plan.end(c), static_cast<T>(*b), op);
+    total[c] = host::fold(b + 1, plan.end(c) - plan.begin(c) - 1, static_cast<T>(*b), op);
   });
   // Carry-in of chunk c: init op total[0] op ... op total[c-1].
   std::vector<T> carry(plan.chunks, init);

@@ -19,6 +19,7 @@
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
 #include <cascade/detail/util/temporary.cuh>
+#include <cascade/detail/util/workspace.cuh>
 
 #include <cascade/detail/util/math.cuh>
 
@@ -95,6 +96,12 @@ __host__ __device__ constexpr offset_t warp_span_for(offset_t length) {
   return ((length + warps - 1) / warps + row - 1) / row * row;
 }
 
+// The finishing pass reads the AccT partials with the same block shape.
+template <class Tuning, class AccT>
+struct partials_tuning : Tuning {
+  static constexpr int vector_items = vector_items_v<AccT>;
+};
+
 template <class AccT>
 struct params {
   offset_t body_length;  // items after the unaligned head
@@ -102,15 +109,14 @@ struct params {
   offset_t chunks;
   int head;              // items before the first 16-byte boundary, folded last-block-side
   AccT* partials;        // one per chunk (unused with a single chunk)
-  unsigned* ticket;      // zeroed before launch (unused with a single chunk)
+  unsigned* ticket;      // zero at launch; the last block restores it (unused with a single chunk)
 };
 
 template <class Tuning, class It, class AccT, class OutIt, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads)
+__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
     kernel(It in, params<AccT> p, OutIt result, AccT init, Op op) {
   constexpr bool vectorized = vectorizable_v<It> && Tuning::vector_items > 1;
-  using partial_tuning = single_pass_reduce_tuning<AccT>;
-  static_assert(partial_tuning::block_threads == Tuning::block_threads, "one block shape for both passes");
+  using partial_tuning = partials_tuning<Tuning, AccT>;
   __shared__ block_reduce_storage<shape<Tuning>::warps, AccT> storage;
   __shared__ bool is_last;
 
@@ -131,6 +137,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     if (threadIdx.x == 0) {
       __threadfence();
       is_last = atomicAdd(p.ticket, 1u) == gridDim.x - 1;
+      if (is_last) *p.ticket = 0;  // every block has drawn: ready for the next call
     }
     __syncthreads();
     if (!is_last) return;
@@ -150,10 +157,9 @@ __global__ void __launch_bounds__(Tuning::block_threads)
 // Host side: plan the chunks, size the temporaries, launch once.
 // grid_limit > 0 caps the grid (tests use it to show that results do not
 // depend on the grid).
-template <class It, class OutIt, class AccT, class Op>
-void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
-  using tuning = single_pass_reduce_tuning<value_t<It>>;
-  using shape_t = shape<tuning>;
+template <class Tuning, class It, class OutIt, class AccT, class Op>
+void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
+  using shape_t = shape<Tuning>;
 
   int head = 0;
   if constexpr (vectorizable_v<It>) {
@@ -164,26 +170,39 @@ void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream,
   p.head = head;
   p.body_length = n - head;
   const offset_t steps = (p.body_length + shape_t::block_step - 1) / shape_t::block_step;
-  p.chunk_items = shape_t::block_step * ((steps + tuning::max_chunks - 1) / tuning::max_chunks);
+  p.chunk_items = shape_t::block_step * ((steps + Tuning::max_chunks - 1) / Tuning::max_chunks);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
 
-  auto* k = kernel<tuning, It, AccT, OutIt, Op>;
-  offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, tuning::block_threads));
+  auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
+  offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads));
   if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
   grid = std::max<offset_t>(grid, 1);
 
-  const bool single_chunk = p.chunks <= 1;
-  temporary_layout layout;
-  const std::size_t ticket_at = layout.add<unsigned>(single_chunk ? 0 : 1);
-  const std::size_t partials_at = layout.add<AccT>(single_chunk ? 0 : p.chunks);
-  temporary_buffer temp(layout.bytes(), stream);
-  if (!single_chunk) {
+  if (p.chunks <= 1) {
+    k<<<1, Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
+  } else if (workspace* w = stream_workspace(stream)) {
+    // The stream's own ticket (left at zero by the previous call) and partials.
+    grow(w->partials, sizeof(AccT) * p.chunks, current_device(), stream);
+    p.ticket = w->counters + reduce_done_ticket;
+    p.partials = static_cast<AccT*>(w->partials.ptr);
+    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
+  } else {
+    // Being captured into a graph: per-call temporaries, the ticket cleared by a memset node.
+    temporary_layout layout;
+    const std::size_t ticket_at = layout.add<unsigned>(1);
+    const std::size_t partials_at = layout.add<AccT>(p.chunks);
+    temporary_buffer temp(layout.bytes(), stream);
     p.ticket = temp.at<unsigned>(ticket_at);
     p.partials = temp.at<AccT>(partials_at);
     check(cudaMemsetAsync(p.ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
+    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
   }
-  k<<<static_cast<unsigned>(grid), tuning::block_threads, 0, stream>>>(in, p, result, init, op);
   check_launch("cascade single-pass reduce kernel");
+}
+
+template <class It, class OutIt, class AccT, class Op>
+void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
+  run_tuned<single_pass_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
 }
 
 }  // namespace cascade::detail::single_pass

@@ -18,6 +18,9 @@
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
 #include <cascade/detail/util/temporary.cuh>
+#include <cascade/detail/util/workspace.cuh>
+
+#include <stdexcept>
 
 #include <cascade/detail/util/math.cuh>
 
@@ -46,15 +49,31 @@ __device__ AccT look_back(const Status& status, offset_t tile, Op op, unsigned s
   }
 }
 
+// The tile ticket: a 64-bit word, epoch << 32 | next tile. The block that
+// draws the last tile of the launch knows every other block has drawn, so it
+// restores the count to zero and advances the epoch: the word is ready for
+// the next launch, and this launch's status words become stale for it.
+struct ticket {
+  offset_t tile;
+  unsigned epoch;
+};
+__device__ __forceinline__ ticket draw_ticket(unsigned long long* word, offset_t tiles) {
+  const unsigned long long drawn = atomicAdd(word, 1ull);
+  const ticket t{static_cast<offset_t>(drawn & 0xffffffffull), static_cast<unsigned>(drawn >> 32)};
+  if (t.tile == tiles - 1) atomicExch(word, static_cast<unsigned long long>(t.epoch + 1) << 32);
+  return t;
+}
+
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads)
-    kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, tile_status<AccT> status, unsigned* ticket, Op op) {
+__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+    kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, void* status_memory,
+           unsigned long long* ticket_word, Op op) {
   constexpr int threads = Tuning::block_threads;
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
   using storage_t = tile_scan_storage<threads, items, AccT>;
   __shared__ storage_t storage;
-  __shared__ offset_t tile_index;
+  __shared__ ticket drawn;
 
   const maybe<AccT> init{mode.init, mode.has_init};
 
@@ -70,9 +89,11 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     return;
   }
 
-  if (threadIdx.x == 0) tile_index = atomicAdd(ticket, 1u);
+  const offset_t tiles = gridDim.x;
+  if (threadIdx.x == 0) drawn = draw_ticket(ticket_word, tiles);
   __syncthreads();
-  const offset_t tile = tile_index;
+  const offset_t tile = drawn.tile;
+  const tile_status<AccT> status = tile_status<AccT>::at(status_memory, tiles, drawn.epoch);
   const offset_t base = tile * tile_items;
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
 
@@ -95,28 +116,46 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   scan_tile<threads, items>(in, out, base, valid, mode, op, storage, prefix);
 }
 
-template <class InIt, class OutIt, class AccT, class Op>
-void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
-  using tuning = lookback_scan_tuning<AccT>;
-  constexpr offset_t tile_items = offset_t(tuning::block_threads) * tuning::items_per_thread;
+template <class Tuning, class InIt, class OutIt, class AccT, class Op>
+void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
+  constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
   const offset_t tiles = (n + tile_items - 1) / tile_items;
-  auto* k = kernel<tuning, InIt, OutIt, AccT, Op>;
+  auto* k = kernel<Tuning, InIt, OutIt, AccT, Op>;
 
-  if (tiles <= tuning::single_block_tiles) {
-    k<<<1, tuning::block_threads, 0, stream>>>(in, out, n, mode, tile_status<AccT>{}, nullptr, op);
+  if (tiles <= Tuning::single_block_tiles) {
+    k<<<1, Tuning::block_threads, 0, stream>>>(in, out, n, mode, nullptr, nullptr, op);
     check_launch("cascade decoupled look-back scan kernel (single block)");
     return;
   }
-  // The ticket sits just before the status words: one memset clears both.
-  temporary_layout layout;
-  const std::size_t ticket_at = layout.add<unsigned>(1);
-  const std::size_t status_at = layout.add<char>(tile_status<AccT>::bytes(tiles));
-  temporary_buffer temp(layout.bytes(), stream);
-  unsigned* ticket = temp.at<unsigned>(ticket_at);
-  const tile_status<AccT> status = tile_status<AccT>::at(temp.at<char>(status_at), tiles);
-  check(cudaMemsetAsync(ticket, 0, status_at + status.clear_bytes(tiles), stream), "cudaMemsetAsync");
-  k<<<static_cast<unsigned>(tiles), tuning::block_threads, 0, stream>>>(in, out, n, mode, status, ticket, op);
+  if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
+  const std::size_t status_bytes = tile_status<AccT>::bytes(tiles);
+  if (workspace* w = stream_workspace(stream)) {
+    // The stream's own ticket and status words: nothing to clear, except once
+    // every 2^30 launches, when the epoch tag wraps.
+    grow(w->status, status_bytes, current_device(), stream);
+    if (++w->scan_launches % (kEpochMask + 1ull) == 0) {
+      check(cudaMemsetAsync(w->status.ptr, 0, w->status.bytes, stream), "cudaMemsetAsync");
+    }
+    auto* ticket_word = reinterpret_cast<unsigned long long*>(w->counters + scan_tile_ticket);
+    k<<<static_cast<unsigned>(tiles), Tuning::block_threads, 0, stream>>>(in, out, n, mode, w->status.ptr,
+                                                                            ticket_word, op);
+  } else {
+    // Being captured into a graph: per-call temporaries, cleared by a memset
+    // node, so that every replay starts from epoch 0 with no stale words.
+    temporary_layout layout;
+    const std::size_t ticket_at = layout.add<unsigned long long>(1);
+    const std::size_t status_at = layout.add<char>(status_bytes);
+    temporary_buffer temp(layout.bytes(), stream);
+    check(cudaMemsetAsync(temp.at<char>(0), 0, layout.bytes(), stream), "cudaMemsetAsync");
+    k<<<static_cast<unsigned>(tiles), Tuning::block_threads, 0, stream>>>(
+        in, out, n, mode, temp.at<char>(status_at), temp.at<unsigned long long>(ticket_at), op);
+  }
   check_launch("cascade decoupled look-back scan kernel");
+}
+
+template <class InIt, class OutIt, class AccT, class Op>
+void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
+  run_tuned<lookback_scan_tuning<AccT>>(in, n, out, mode, op, stream);
 }
 
 }  // namespace cascade::detail::decoupled_lookback

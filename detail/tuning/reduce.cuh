@@ -10,6 +10,8 @@ template <class InputT>
 struct single_pass_reduce_tuning {
   // 256 threads: 8 warps, each reducing a contiguous span of the chunk.
   static constexpr int block_threads = 256;
+  // Blocks per SM the register allocation must allow (__launch_bounds__).
+  static constexpr int min_blocks_per_sm = 1;
   // Items per lane per row: one 16-byte vector of the input type.
   static constexpr int vector_items = vector_items_v<InputT>;
   // Rows whose loads a warp keeps in flight before reducing them: four

@@ -232,24 +232,97 @@ TEST_F(Api, HostMemoryIsAClearError) {
   EXPECT_EQ(host, std::vector<int>(1000, 1));
 }
 
-TEST_F(Api, CudaFailureIsCudaErrorAndReleasesTemporaries) {
-  // 2^60 elements need more tile status than any GPU has: the allocation fails.
-  thrust::counting_iterator<std::int64_t> count(0);
-  const std::int64_t huge = std::int64_t(1) << 60;
+// A 256-byte value: its look-back status needs ~0.5 KB per 256-element tile.
+struct wide {
+  std::int64_t v[32];
+};
+struct wide_from_index {
+  __host__ __device__ wide operator()(std::int64_t i) const {
+    wide w{};
+    w.v[0] = i;
+    return w;
+  }
+};
+struct wide_plus {
+  __host__ __device__ wide operator()(const wide& a, const wide& b) const {
+    wide r = a;
+    r.v[0] += b.v[0];
+    return r;
+  }
+};
+
+TEST_F(Api, CudaFailureIsCudaErrorAndLeavesNothingBehind) {
+  // 2^37 wide elements need ~277 GB of tile status: more than any GPU holds.
+  auto values = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), wide_from_index{});
+  const std::int64_t huge = std::int64_t(1) << 37;
+  const std::size_t before = pool_bytes_in_use();
   try {
-    cascade::inclusive_scan(cascade::cuda, count, count + huge, thrust::make_discard_iterator());
+    cascade::inclusive_scan(cascade::cuda, values, values + huge, thrust::make_discard_iterator(), wide_plus{});
     ADD_FAILURE() << "no exception";
   } catch (const cascade::cuda_error& e) {
     EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
     EXPECT_NE(std::string(e.what()).find("cudaMallocFromPoolAsync"), std::string::npos) << e.what();
   }
-  // The context is still usable, and nothing is left allocated after calls.
+  // The context is still usable, and repeated calls leave no memory behind
+  // (beyond the stream's persistent workspace, which does not grow).
   const auto d = to_device(random_input<int, plus>(1 << 22, 51));
   thrust::device_vector<int> out(1 << 22);
-  cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
-  cascade::reduce(cascade::cuda, d.begin(), d.end(), 0);
-  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-  EXPECT_EQ(pool_bytes_in_use(), 0u);
+  auto calls = [&] {
+    cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+    cascade::reduce(cascade::cuda, d.begin(), d.end(), 0);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  };
+  calls();
+  const std::size_t steady = pool_bytes_in_use();
+  for (int i = 0; i < 5; ++i) calls();
+  EXPECT_EQ(pool_bytes_in_use(), steady);
+  EXPECT_LE(steady, before + (std::size_t(4) << 20));
+}
+
+// Captured into a graph, the single-launch algorithms take per-call
+// temporaries cleared by a memset node, so every replay is right.
+TEST_F(Api, GraphCaptureAndReplay) {
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const std::int64_t n = (1 << 22) + 3;
+  const std::vector<affine> h = random_input<affine, compose>(n, 61);
+  const auto d = to_device(h);
+  thrust::device_vector<affine> out(n), total(1);
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cascade::inclusive_scan(cascade::cuda.on(stream), d.begin(), d.end(), out.begin(), compose{});
+  cascade::reduce_into(cascade::cuda.on(stream), d.begin(), d.end(), total.begin(), affine{1, 0}, compose{});
+  CASCADE_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const auto want = host_scan(h, scan_kind::inclusive, affine{}, compose{});
+  for (int replay = 0; replay < 3; ++replay) {
+    poison(out);
+    poison(total);
+    CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(to_host(out), want) << "replay " << replay;
+    EXPECT_EQ(to_host(total)[0], host_fold(h, affine{1, 0}, compose{})) << "replay " << replay;
+  }
+  CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
+  CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+// Many launches on one stream reuse its ticket and status words without
+// clearing them: results stay right call after call.
+TEST_F(Api, BackToBackCallsReuseTheStreamWorkspace) {
+  const std::vector<affine> h = random_input<affine, compose>((1 << 20) + 9, 71);
+  const auto d = to_device(h);
+  const auto want = host_scan(h, scan_kind::inclusive, affine{}, compose{});
+  thrust::device_vector<affine> out(h.size());
+  for (int call = 0; call < 20; ++call) {
+    poison(out);
+    cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin(), compose{});
+    const affine r = cascade::reduce(cascade::cuda, d.begin(), d.end(), affine{1, 0}, compose{});
+    ASSERT_EQ(r, want.back()) << "call " << call;
+    ASSERT_EQ(to_host(out), want) << "call " << call;
+  }
 }
 
 // ------------------------------------------------------ beyond 2^31 ---------
@@ -257,7 +330,7 @@ TEST_F(Api, BeyondTwoToThe31Elements) {
   const std::int64_t n = (std::int64_t(1) << 31) + 4099;
   thrust::counting_iterator<std::int64_t> count(0);
   const std::int64_t m = (std::int64_t(3) << 30) + 3;  // m^2/2 fits in int64
-  EXPECT_EQ(cascade::reduce(cascade::cuda, count, count + m, std::int64_t{0}), m * (m - 1) / 2);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, count, count + m, std::int64_t{0}), m * ((m - 1) / 2));  // m odd
 
   thrust::device_vector<std::int8_t> data(n);
   thrust::tabulate(data.begin(), data.end(), hash_byte{});

@@ -133,8 +133,8 @@ void check_reduce(const Policy& policy, std::int64_t n, std::uint64_t seed) {
 
   if constexpr (rounds_v<T, Op>) {
     const auto [want, scale] = fold_f64(h_in, init, op);
-    EXPECT_TRUE(close(got, want, scale, reduce_depth(n)));
-    EXPECT_TRUE(close(got_into, want, scale, reduce_depth(n)));
+    EXPECT_TRUE(close(got, want, scale, reduce_depth<Op>(n)));
+    EXPECT_TRUE(close(got_into, want, scale, reduce_depth<Op>(n)));
   } else {
     T want;
     if constexpr (cub_reference_v<T, Op>) want = cub_reduce(d_in, init, op);
@@ -152,7 +152,7 @@ void expect_scan_equal(const std::vector<T>& in, const std::vector<T>& got, cons
     // Element i within eps * depth * (|init| + sum_{j<=i} |x_j|), or * |want| for products.
     bool has = kind != scan_kind::inclusive;
     double running = double(init), scale = has ? std::fabs(double(init)) : 0.0;
-    const double depth = scan_depth(static_cast<std::int64_t>(in.size()));
+    const double depth = scan_depth<Op>(static_cast<std::int64_t>(in.size()));
     for (std::size_t i = 0; i < in.size(); ++i) {
       const double before = running;
       running = has ? op(running, double(in[i])) : double(in[i]);

@@ -1,7 +1,6 @@
 #pragma once
-// Typed test patterns over (type, operator, strategy) triples: every size in
-// boundary_sizes() against the reference. Each test file instantiates them
-// for its own list of triples, so the matrix compiles in parallel pieces.
+// What the typed test patterns share: the tile edges per strategy, operator
+// names, and the automatic strategy's (type, operator) matrix.
 
 #include "harness.cuh"
 
@@ -26,38 +25,6 @@ struct tile_of<cascade::strategy::automatic_t, T> {
 };
 template <class T>
 struct tile_of<cascade::strategy::decoupled_lookback_t, T> : tile_of<cascade::strategy::automatic_t, T> {};
-
-template <class Combo>
-class ReduceSuite : public gpu_test {};
-TYPED_TEST_SUITE_P(ReduceSuite);
-
-TYPED_TEST_P(ReduceSuite, MatchesReferenceAtEveryBoundary) {
-  using T = typename TypeParam::value_type;
-  using Op = typename TypeParam::op_type;
-  using S = typename TypeParam::strategy;
-  std::uint64_t seed = 1;
-  for (std::int64_t n : boundary_sizes(tile_of<S, T>::reduce())) {
-    check_reduce<T, Op>(cascade::cuda.with(S{}), n, seed++);
-    if (this->HasFailure()) return;
-  }
-}
-REGISTER_TYPED_TEST_SUITE_P(ReduceSuite, MatchesReferenceAtEveryBoundary);
-
-template <class Combo>
-class ScanSuite : public gpu_test {};
-TYPED_TEST_SUITE_P(ScanSuite);
-
-TYPED_TEST_P(ScanSuite, MatchesReferenceAtEveryBoundary) {
-  using T = typename TypeParam::value_type;
-  using Op = typename TypeParam::op_type;
-  using S = typename TypeParam::strategy;
-  std::uint64_t seed = 1;
-  for (std::int64_t n : boundary_sizes(tile_of<S, T>::scan())) {
-    check_scans<T, Op>(cascade::cuda.with(S{}), n, seed++);
-    if (this->HasFailure()) return;
-  }
-}
-REGISTER_TYPED_TEST_SUITE_P(ScanSuite, MatchesReferenceAtEveryBoundary);
 
 using plus = cuda::std::plus<>;
 using multiplies = cuda::std::multiplies<>;

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Tables from a cascade_bench results file (Google Benchmark JSON).
+
+For each algorithm and value type: rows are sizes n, and each implementation
+has columns for its median time (us), its throughput (GB/s), its share of the
+measured limit (reduce: read_limit; scans: copy_limit; same n and type) and
+its time ratio to CUB (below 1: faster than CUB).
+
+  report.py results.json                     all tables, plain text
+  report.py results.json --markdown          the same as Markdown
+  report.py results.json --ratio-table       cascade/cub time ratios only: rows n, columns types
+  report.py results.json --plot gbps.png     GB/s against n (needs matplotlib)
+
+Python 3 standard library only; matplotlib is needed for --plot alone.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+ALGORITHMS = ["reduce", "inclusive_scan", "exclusive_scan"]
+TYPES = ["int8", "int16", "int32", "int64", "uint32", "uint64", "float", "double"]
+LIMIT_OF = {"reduce": "read_limit", "inclusive_scan": "copy_limit", "exclusive_scan": "copy_limit"}
+BASELINE = "cub"
+METRICS = ["time", "gbps", "limit", "ratio"]
+TO_MICROSECONDS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+class Result:
+    """The median of one case: time in microseconds and bytes moved per run."""
+
+    def __init__(self, time_us, bytes_moved, gbps):
+        self.time_us = time_us
+        self.bytes = bytes_moved
+        self._gbps = gbps
+
+    @property
+    def gbps(self):
+        if self.bytes and self.time_us > 0:
+            return self.bytes / (self.time_us * 1e-6) * 1e-9
+        return self._gbps
+
+
+def parse_name(name):
+    """(algorithm, implementation, type, n) from '<algorithm>/<impl>/<type>/<n>[/decorations]'."""
+    parts = name.split("/")
+    if len(parts) < 4 or not parts[3].isdigit():
+        return None
+    return parts[0], parts[1], parts[2], int(parts[3])
+
+
+def load(path):
+    """Results keyed by (algorithm, impl, type, n), the context, and the errors.
+
+    The median aggregate of a case is used where the file has one; a case run
+    without repetitions has only its iterations, and their median is used.
+    """
+    with open(path) as f:
+        data = json.load(f)
+    medians, iterations, errors = {}, defaultdict(list), []
+    for entry in data.get("benchmarks", []):
+        key = parse_name(entry.get("run_name", entry["name"]))
+        if key is None:
+            continue
+        if entry.get("error_occurred"):
+            errors.append((entry["name"], entry.get("error_message", "")))
+            continue
+        result = Result(entry["real_time"] * TO_MICROSECONDS[entry.get("time_unit", "ns")],
+                        entry.get("bytes"), entry.get("GB/s"))
+        if entry.get("run_type") == "aggregate":
+            if entry.get("aggregate_name") == "median":
+                medians[key] = result
+        else:
+            iterations[key].append(result)
+    for key, runs in iterations.items():
+        if key not in medians:
+            time_us = statistics.median(r.time_us for r in runs)
+            medians[key] = Result(time_us, runs[0].bytes, None)
+    return medians, data.get("context", {}), errors
+
+
+def ordered(values, preferred):
+    """The preferred values first, in that order, then the others sorted."""
+    return [v for v in preferred if v in values] + sorted(v for v in values if v not in preferred)
+
+
+def impl_order(impls):
+    """cascade and its variants, the other libraries, the CPU, the limits last."""
+
+    def rank(impl):
+        if impl == "cascade":
+            return (0, "")
+        if impl.startswith("cascade."):
+            return (1, "" if impl == "cascade.host" else impl)
+        if impl.startswith("cpu."):
+            return (3, "" if impl == "cpu.seq" else impl)
+        if impl.endswith("_limit"):
+            return (4, impl)
+        return (2, "" if impl == BASELINE else impl)
+
+    return sorted(impls, key=rank)
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+# ---------------------------------------------------------------------------
+def fmt_time(us):
+    return f"{us:.2f}" if us < 100 else f"{us:.1f}" if us < 10000 else f"{us:.0f}"
+
+
+def fmt_ratio(r):
+    return f"{r:.2f}"
+
+
+def render(title, header, rows, markdown):
+    """A table with the first column left-aligned and the rest right-aligned."""
+    lines = []
+    if markdown:
+        lines.append(f"**{title}**\n")
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+    else:
+        widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+
+        def line(cells):
+            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+        lines.append(title)
+        lines.append(line(header))
+        lines.append("  ".join("-" * w for w in widths))
+        lines += [line(row) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def context_line(context):
+    gpu = context.get("gpu")
+    if not gpu:
+        return None
+    parts = [gpu]
+    if "gpu_sm_count" in context:
+        parts.append(f"{context['gpu_sm_count']} SMs")
+    if "gpu_l2_bytes" in context:
+        parts.append(f"L2 {int(context['gpu_l2_bytes']) / 2**20:.0f} MiB")
+    if "gpu_peak_bandwidth_GBps" in context:
+        parts.append(f"peak {float(context['gpu_peak_bandwidth_GBps']):.0f} GB/s")
+    for key, label in (("cuda_runtime", "CUDA"), ("cccl", "CCCL"), ("build_type", "build")):
+        if key in context:
+            parts.append(f"{label} {context[key]}")
+    if "date" in context:
+        parts.append(context["date"])
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+def detail_table(results, algorithm, type_name, impls, metrics, markdown):
+    """Rows n; per implementation: time, GB/s, % of the limit, ratio to CUB."""
+    limit = LIMIT_OF.get(algorithm)
+    sizes = sorted({n for (a, _, t, n) in results if a == algorithm and t == type_name})
+    header = ["n"]
+    columns = []  # (impl, metric)
+    for impl in impls:
+        for metric in metrics:
+            # The limit against itself and CUB against itself say nothing, nor
+            # does the CPU against a GPU memory limit.
+            if metric == "limit" and (impl == limit or impl.startswith("cpu.")):
+                continue
+            if metric == "ratio" and impl == BASELINE:
+                continue
+            columns.append((impl, metric))
+            label = {"time": "us", "gbps": "GB/s", "limit": "% limit", "ratio": "/cub"}[metric]
+            header.append(f"{impl} {label}")
+    rows = []
+    for n in sizes:
+        row = [str(n)]
+        for impl, metric in columns:
+            r = results.get((algorithm, impl, type_name, n))
+            reference = results.get((algorithm, limit if metric == "limit" else BASELINE, type_name, n))
+            if r is None or (metric in ("limit", "ratio") and reference is None):
+                row.append("-")
+            elif metric == "time":
+                row.append(fmt_time(r.time_us))
+            elif metric == "gbps":
+                row.append(f"{r.gbps:.1f}" if r.gbps is not None else "-")
+            elif metric == "limit":
+                row.append(f"{100.0 * reference.time_us / r.time_us:.1f}%")
+            else:
+                row.append(fmt_ratio(r.time_us / reference.time_us))
+        rows.append(row)
+    return render(f"{algorithm} / {type_name}", header, rows, markdown)
+
+
+def ratio_table(results, algorithm, impl, types, markdown):
+    """Rows n, columns types: time of impl / time of CUB, and their geometric mean."""
+    ratios = {}
+    for (a, i, t, n), r in results.items():
+        base = results.get((a, BASELINE, t, n))
+        if a == algorithm and i == impl and t in types and base is not None:
+            ratios[(t, n)] = r.time_us / base.time_us
+    if not ratios:
+        return None
+    shown = [t for t in types if any(key[0] == t for key in ratios)]
+    sizes = sorted({n for (_, n) in ratios})
+    rows = [[str(n)] + [fmt_ratio(ratios[(t, n)]) if (t, n) in ratios else "-" for t in shown] for n in sizes]
+    geomean = ["geomean"]
+    for t in shown:
+        values = [v for (tt, _), v in ratios.items() if tt == t]
+        geomean.append(fmt_ratio(math.exp(sum(map(math.log, values)) / len(values))))
+    rows.append(geomean)
+    return render(f"{algorithm}: {impl} / {BASELINE} time (below 1: faster than {BASELINE})", ["n"] + shown, rows,
+                  markdown)
+
+
+def import_pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only, no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("report.py: --plot needs matplotlib (pip install matplotlib)")
+    return plt
+
+
+def plot(plt, results, algorithms, types, impls, path):
+    fig, axes = plt.subplots(len(algorithms), len(types), figsize=(4 * len(types), 3.2 * len(algorithms)),
+                             squeeze=False, sharex=True)
+    for row, algorithm in enumerate(algorithms):
+        for col, type_name in enumerate(types):
+            ax = axes[row][col]
+            for impl in impls:
+                points = sorted((n, r.gbps) for (a, i, t, n), r in results.items()
+                                if (a, i, t) == (algorithm, impl, type_name) and r.gbps is not None)
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], marker=".", label=impl,
+                            linestyle="--" if impl.endswith("_limit") else "-")
+            ax.set_xscale("log", base=2)
+            ax.set_title(f"{algorithm} / {type_name}", fontsize=9)
+            ax.grid(True, alpha=0.3)
+            if col == 0:
+                ax.set_ylabel("GB/s")
+            if row == len(algorithms) - 1:
+                ax.set_xlabel("n")
+            ax.legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    print(f"wrote {path}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("json", help="Google Benchmark JSON written by cascade_bench --benchmark_out=...")
+    parser.add_argument("--markdown", action="store_true", help="Markdown tables")
+    parser.add_argument("--ratio-table", action="store_true", help="only the time ratio to CUB, rows n, columns types")
+    parser.add_argument("--ratio-impl", default="cascade", help="implementation of the ratio table (default cascade)")
+    parser.add_argument("--algorithms", help="comma-separated subset of the algorithms")
+    parser.add_argument("--types", help="comma-separated subset of the value types")
+    parser.add_argument("--impls", help="comma-separated subset of the implementations (columns)")
+    parser.add_argument("--metrics", default=",".join(METRICS),
+                        help="comma-separated subset of time,gbps,limit,ratio (default: all)")
+    parser.add_argument("--plot", metavar="PNG", help="also plot GB/s against n into this file (needs matplotlib)")
+    parser.add_argument("--missing-ok", action="store_true", help="exit quietly if the results file does not exist")
+    args = parser.parse_args()
+
+    plt = import_pyplot() if args.plot else None  # fail before printing anything
+    if args.missing_ok and not os.path.exists(args.json):
+        print(f"report.py: {args.json} does not exist: no results to report")
+        return
+    results, context, errors = load(args.json)
+    if not results and not errors:
+        sys.exit(f"report.py: no cascade_bench results in {args.json}")
+
+    def subset(option, present, preferred):
+        chosen = ordered(present, preferred)
+        if option:
+            wanted = option.split(",")
+            chosen = [v for v in wanted if v in present]
+        return chosen
+
+    algorithms = subset(args.algorithms, {k[0] for k in results}, ALGORITHMS)
+    types = subset(args.types, {k[2] for k in results}, TYPES)
+    impls = impl_order({k[1] for k in results})
+    if args.impls:
+        impls = [i for i in args.impls.split(",") if i in impls]
+    metrics = [m for m in args.metrics.split(",") if m in METRICS]
+    if not metrics:
+        sys.exit(f"report.py: --metrics takes {','.join(METRICS)}")
+
+    line = context_line(context)
+    if line:
+        print(f"_{line}_\n" if args.markdown else f"{line}\n")
+
+    for algorithm in algorithms:
+        if args.ratio_table:
+            table = ratio_table(results, algorithm, args.ratio_impl, types, args.markdown)
+            if table:
+                print(table)
+            continue
+        for type_name in types:
+            present = [i for i in impls if any(k[:3] == (algorithm, i, type_name) for k in results)]
+            if present:
+                print(detail_table(results, algorithm, type_name, present, metrics, args.markdown))
+
+    for name, message in errors:
+        print(f"failed: {name}: {message}", file=sys.stderr)
+    if args.plot:
+        plot(plt, results, algorithms, types, impls, args.plot)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+// --tuning: the automatic reduce and scan under alternative tunings, side by
+// side with CUB, for int32 and double (the 4- and 8-byte classes). These runs
+// chose the constants in detail/tuning/; see docs/performance.md.
+//
+//   reduce/tune.t<threads>.r<rows>.m<min blocks>.c<max chunks>/<type>/<n>
+//   inclusive_scan/tune.t<threads>.i<items>.m<min blocks>/<type>/<n>
+
+#include "harness.cuh"
+#include "runners.cuh"
+
+#include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/scan/decoupled_lookback.cuh>
+
+#include <string>
+
+namespace bench {
+namespace {
+
+template <class T, int Threads, int Rows, int MinBlocks, long long MaxChunks>
+struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
+  static constexpr int block_threads = Threads;
+  static constexpr int rows_in_flight = Rows;
+  static constexpr int min_blocks_per_sm = MinBlocks;
+  static constexpr long long max_chunks = MaxChunks;
+  static std::string name() {
+    return "tune.t" + std::to_string(Threads) + ".r" + std::to_string(Rows) + ".m" + std::to_string(MinBlocks) +
+           ".c" + std::to_string(MaxChunks);
+  }
+};
+
+template <class T, int Threads, int Items, int MinBlocks>
+struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
+  static constexpr int block_threads = Threads;
+  static constexpr int items_per_thread = Items;
+  static constexpr int min_blocks_per_sm = MinBlocks;
+  static std::string name() {
+    return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".m" + std::to_string(MinBlocks);
+  }
+};
+
+template <class Tuning>
+struct variant_runner {
+  static constexpr memory where = memory::device;
+
+  template <class T>
+  auto bind(reduce_t, io<T> io) const {
+    return [io] {
+      cascade::detail::single_pass::run_tuned<Tuning>(io.in, io.n, io.out, T{}, ::cuda::std::plus<>{}, io.stream);
+    };
+  }
+  template <class T>
+  auto bind(inclusive_scan_t, io<T> io) const {
+    return [io] {
+      cascade::detail::decoupled_lookback::run_tuned<Tuning>(io.in, io.n, io.out,
+                                                             cascade::detail::scan_mode<T>{T{}, false, false},
+                                                             ::cuda::std::plus<>{}, io.stream);
+    };
+  }
+};
+
+template <class Algorithm, class T, class... Variants>
+void register_variants(const options& opt, const char* type_name) {
+  for (int log2 = opt.min_log2; log2 <= opt.max_log2; log2 += opt.log2_step) {
+    add_case<Algorithm, T>(opt, type_name, log2, impl("cub", cub_runner{}));
+    (add_case<Algorithm, T>(opt, type_name, log2, impl(Variants::name(), variant_runner<Variants>{})), ...);
+  }
+}
+
+template <class T>
+void register_type(const options& opt, const char* type_name) {
+  register_variants<reduce_t, T,  //
+                    reduce_variant<T, 256, 4, 1, 2048>, reduce_variant<T, 256, 2, 1, 2048>,
+                    reduce_variant<T, 256, 8, 1, 2048>, reduce_variant<T, 128, 4, 1, 2048>,
+                    reduce_variant<T, 512, 4, 1, 2048>, reduce_variant<T, 256, 4, 1, 512>,
+                    reduce_variant<T, 256, 4, 1, 8192>, reduce_variant<T, 256, 4, 1, 32768>>(opt, type_name);
+  constexpr int items = cascade::detail::lookback_scan_tuning<T>::items_per_thread;
+  register_variants<inclusive_scan_t, T,  //
+                    scan_variant<T, 256, items, 1>, scan_variant<T, 256, items, 3>,
+                    scan_variant<T, 256, items / 2, 1>, scan_variant<T, 256, items / 2, 4>,
+                    scan_variant<T, 128, items, 1>, scan_variant<T, 128, items, 4>,
+                    scan_variant<T, 128, items * 3 / 4, 6>, scan_variant<T, 512, items / 2, 2>>(opt, type_name);
+}
+
+}  // namespace
+
+void register_tuning(const options& opt) {
+  if (!opt.tuning) return;
+  if (opt.wants_type("int32")) register_type<std::int32_t>(opt, "int32");
+  if (opt.wants_type("double")) register_type<double>(opt, "double");
+}
+
+}  // namespace bench
