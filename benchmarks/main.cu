@@ -165,6 +165,7 @@ int main(int argc, char** argv) {
   bench::register_scans(opt);
   bench::register_reduce_strategies(opt);
   bench::register_scan_strategies(opt);
+  bench::register_iterators(opt);
   bench::register_tuning(opt);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -76,15 +76,58 @@ void register_type(const options& opt, const char* type_name) {
   constexpr int items = cascade::detail::lookback_scan_tuning<T>::items_per_thread;
   register_variants<inclusive_scan_t, T,  //
                     scan_variant<T, 256, items, 1>, scan_variant<T, 256, items, 3>,
-                    scan_variant<T, 256, items / 2, 1>, scan_variant<T, 256, items / 2, 4>,
-                    scan_variant<T, 128, items, 1>, scan_variant<T, 128, items, 4>,
-                    scan_variant<T, 128, items * 3 / 4, 6>, scan_variant<T, 512, items / 2, 2>>(opt, type_name);
+                    scan_variant<T, 256, items, 4>, scan_variant<T, 256, items / 2, 4>,
+                    scan_variant<T, 128, items, 6>, scan_variant<T, 128, items, 8>,
+                    scan_variant<T, 512, items, 2>, scan_variant<T, 256, items * 3 / 4, 4>>(opt, type_name);
+}
+
+// Host-side cost of the calls a cascade launch makes, and of whole launches
+// (no synchronisation: the time a caller's thread spends per call).
+template <class F>
+void host_cost(const char* name, F f) {
+  benchmark::RegisterBenchmark(name, [f](benchmark::State& state) mutable {
+    for (auto _ : state) f();
+    check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+  })->Unit(benchmark::kNanosecond);
+}
+
+void register_host_costs() {
+  const std::int64_t n = 1 << 14;
+  const std::int32_t* in = device_input<std::int32_t>(n);
+  static const device_buffer out_buffer = device_alloc(n * sizeof(std::int32_t));
+  auto* out = static_cast<std::int32_t*>(out_buffer.get());
+  host_cost("overhead/cudaPointerGetAttributes", [in] {
+    cudaPointerAttributes a;
+    benchmark::DoNotOptimize(cudaPointerGetAttributes(&a, in));
+  });
+  host_cost("overhead/cudaStreamIsCapturing", [] {
+    cudaStreamCaptureStatus c;
+    benchmark::DoNotOptimize(cudaStreamIsCapturing(stream(), &c));
+  });
+  host_cost("overhead/cudaGetDevice", [] {
+    int d;
+    benchmark::DoNotOptimize(cudaGetDevice(&d));
+  });
+  host_cost("overhead/cascade.reduce_into/int32/16384", [in, out, n] {
+    cascade::reduce_into(cascade::cuda.on(stream()), in, in + n, out, 0, ::cuda::std::plus<>{});
+  });
+  host_cost("overhead/cascade.inclusive_scan/int32/16384", [in, out, n] {
+    cascade::inclusive_scan(cascade::cuda.on(stream()), in, in + n, out);
+  });
+  std::size_t bytes = 0;
+  check(cub::DeviceReduce::Sum(nullptr, bytes, in, out, n, stream()), "cub::DeviceReduce::Sum");
+  static const device_buffer temp_buffer = device_alloc(bytes);
+  void* temp = temp_buffer.get();
+  host_cost("overhead/cub.reduce/int32/16384", [in, out, n, temp, bytes]() mutable {
+    check(cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream()), "cub::DeviceReduce::Sum");
+  });
 }
 
 }  // namespace
 
 void register_tuning(const options& opt) {
   if (!opt.tuning) return;
+  register_host_costs();
   if (opt.wants_type("int32")) register_type<std::int32_t>(opt, "int32");
   if (opt.wants_type("double")) register_type<double>(opt, "double");
 }

@@ -5,6 +5,8 @@
 
 #include <cascade/detail/util/iterator.cuh>
 
+#include <cstdint>
+
 namespace cascade::detail {
 
 // How many items of T one 16-byte load carries (1 where T does not divide 16).
@@ -52,6 +54,65 @@ __device__ __forceinline__ AccT fold_items(const AccT (&items)[V], Op op, int co
     if (k < count) x = op(x, items[k]);
   }
   return x;
+}
+
+}  // namespace cascade::detail
+
+namespace cascade::detail {
+
+// A thread's `Items` consecutive items starting at in + index, in the blocked
+// arrangement: as 16-byte vectors when `vector` says the input allows it and
+// all items are present, else `count` guarded scalar reads.
+template <int Items, class AccT, class It>
+__device__ __forceinline__ void load_blocked(It in, offset_t index, int count, bool vector, AccT (&items)[Items]) {
+  using T = value_t<It>;
+  constexpr int per_vector = vector_items_v<T>;
+  if constexpr (vectorizable_v<It> && Items % per_vector == 0) {
+    if (vector && count == Items) {
+#pragma unroll
+      for (int v = 0; v < Items / per_vector; ++v) {
+        AccT part[per_vector];
+        load_items<per_vector, true>(in, index + v * per_vector, part);
+#pragma unroll
+        for (int k = 0; k < per_vector; ++k) items[v * per_vector + k] = part[k];
+      }
+      return;
+    }
+  }
+  load_items_guarded(in, index, count, items);
+}
+
+// The mirror of load_blocked: the first `count` items to out + index.
+template <int Items, class AccT, class OutIt>
+__device__ __forceinline__ void store_blocked(OutIt out, offset_t index, int count, bool vector, const AccT (&items)[Items]) {
+  using T = value_t<OutIt>;
+  constexpr int per_vector = vector_items_v<T>;
+  if constexpr (vectorizable_v<OutIt> && Items % per_vector == 0) {
+    if (vector && count == Items) {
+      struct alignas(16) vector_t {
+        T v[per_vector];
+      };
+#pragma unroll
+      for (int v = 0; v < Items / per_vector; ++v) {
+        vector_t x;
+#pragma unroll
+        for (int k = 0; k < per_vector; ++k) x.v[k] = static_cast<T>(items[v * per_vector + k]);
+        *reinterpret_cast<vector_t*>(out + index + v * per_vector) = x;
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if (k < count) out[index + k] = items[k];
+  }
+}
+
+// Whether a pointer (or any iterator: no) sits on a 16-byte boundary.
+template <class It>
+__host__ __device__ bool aligned16(It it) {
+  if constexpr (std::is_pointer_v<It>) return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+  return false;
 }
 
 }  // namespace cascade::detail

@@ -1,6 +1,5 @@
 #pragma once
-// Scanning one tile of a block: load (coalesced, transposed through shared
-// memory into a blocked arrangement), scan each thread's items, scan the
+// Scanning one tile of a block: load, scan each thread's items, scan the
 // thread totals across the block, ask for the tile's prefix, apply it, store.
 // Threads and items past the end of a partial tile never reach the operator.
 // The caller supplies the tile's prefix through a functor, called by every
@@ -10,6 +9,7 @@
 
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/uninitialized.cuh>
+#include <cascade/detail/primitives/load.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 namespace cascade::detail {
@@ -37,37 +37,24 @@ __device__ __forceinline__ maybe<T> then(maybe<T> a, const T& b, Op op) {
 
 template <int BlockThreads, int Items, class AccT>
 struct tile_scan_storage {
-  static constexpr int tile_items = BlockThreads * Items;
-  // One padding slot per 32 items keeps the blocked reads free of bank conflicts.
-  __host__ __device__ static constexpr int padded(int i) { return i + i / 32; }
-  union {
-    uninitialized_array<AccT, tile_items + tile_items / 32> exchange;
-    block_scan_storage<BlockThreads / 32, AccT> scan;
-  };
+  block_scan_storage<BlockThreads / 32, AccT> scan;
   uninitialized_array<maybe<AccT>, 1> prefix;
 };
 
+// Scans the tile [base, base + valid): each thread owns `Items` consecutive
+// items (the blocked arrangement), read and written directly, as 16-byte
+// vectors where the iterators allow (aligned raw pointers, a whole thread's
+// worth of items). No shared-memory transposition and no barrier but the block
+// scan's: a tile's latency is what limits a single-pass scan.
 template <int BlockThreads, int Items, class AccT, class InIt, class OutIt, class Op, class PrefixFn>
 __device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int valid, const scan_mode<AccT>& mode,
-                                          Op op, tile_scan_storage<BlockThreads, Items, AccT>& storage,
-                                          PrefixFn tile_prefix) {
-  using storage_t = tile_scan_storage<BlockThreads, Items, AccT>;
+                                          Op op,
+                                          tile_scan_storage<BlockThreads, Items, AccT>& storage, PrefixFn tile_prefix) {
   const int tid = threadIdx.x;
-
-  // Load: striped and coalesced into shared memory, then blocked into registers.
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * BlockThreads + tid;
-    if (i < valid) storage.exchange[storage_t::padded(i)] = static_cast<AccT>(in[base + i]);
-  }
-  __syncthreads();
   const int count = clamp_to(valid - tid * Items, 0, Items);
+  const offset_t first = base + offset_t(tid) * Items;
   AccT items[Items];
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    if (k < count) items[k] = storage.exchange[storage_t::padded(tid * Items + k)];
-  }
-  __syncthreads();  // the exchange space becomes the block-scan space
+  load_blocked(in, first, count, aligned16(in), items);
 
   // Each thread scans its own items; the last one is its total.
   AccT total = items[0];
@@ -97,19 +84,7 @@ __device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int
       }
     }
   }
-
-  // Store: blocked into shared memory, then striped and coalesced out.
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    if (k < count) storage.exchange[storage_t::padded(tid * Items + k)] = items[k];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * BlockThreads + tid;
-    if (i < valid) out[base + i] = storage.exchange[storage_t::padded(i)];
-  }
+  store_blocked(out, first, count, aligned16(out), items);
   __syncthreads();  // the storage is free for the next tile
   return block.aggregate;
 }
