@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   constexpr int threads = Tuning::block_threads;
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
-  using storage_t = tile_scan_storage<threads, items, AccT>;
+  using storage_t = tile_scan_storage<threads, items, AccT, Tuning::io>;
   __shared__ storage_t storage;
   __shared__ ticket drawn;
 
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     maybe<AccT> carry = init;
     for (offset_t base = 0; base < n; base += tile_items) {
       const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-      const AccT aggregate = scan_tile<threads, items>(in, out, base, valid, mode, op, storage,
+      const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage,
                                                         [&](const AccT&, storage_t&) { return carry; });
       carry = then(carry, aggregate, op);
     }
@@ -104,6 +104,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
       } else {
         if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
+        // Give the predecessors time to publish before polling: polls are L2
+        // traffic that competes with the data.
+        if (Tuning::first_poll_delay_ns > 0) __nanosleep(Tuning::first_poll_delay_ns);
         const AccT exclusive = look_back<tile_status<AccT>, AccT>(status, tile, op, Tuning::spin_nanoseconds);
         p = {exclusive, true};
         if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
@@ -113,7 +116,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     __syncthreads();
     return s.prefix[0];
   };
-  scan_tile<threads, items>(in, out, base, valid, mode, op, storage, prefix);
+  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage, prefix);
 }
 
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>

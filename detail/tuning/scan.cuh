@@ -3,6 +3,8 @@
 // accumulator size. Each number names the measurement that chose it; see
 // docs/performance.md.
 
+#include <cascade/detail/primitives/tile_scan.cuh>
+
 namespace cascade::detail {
 
 template <class AccT>
@@ -21,8 +23,12 @@ struct lookback_scan_tuning {
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
-  // Back-off while a predecessor's status is not yet published.
+  // Look-back pacing: a wait before the first poll, and the back-off between
+  // polls while a predecessor's status is not yet published.
+  static constexpr unsigned first_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 32;
+  // How tiles reach the blocked arrangement (see tile_io).
+  static constexpr tile_io io = tile_io::direct;
 };
 
 }  // namespace cascade::detail
