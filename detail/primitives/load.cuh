@@ -61,14 +61,15 @@ __device__ __forceinline__ AccT fold_items(const AccT (&items)[V], Op op, int co
 namespace cascade::detail {
 
 // A thread's `Items` consecutive items starting at in + index, in the blocked
-// arrangement: as 16-byte vectors when `vector` says the input allows it and
-// all items are present, else `count` guarded scalar reads.
+// arrangement: as 16-byte vectors when the caller says `vector` (all Items
+// present and the pointer aligned: callers decide it per tile, so that no
+// thread of a partial tile takes it), else `count` guarded scalar reads.
 template <int Items, class AccT, class It>
 __device__ __forceinline__ void load_blocked(It in, offset_t index, int count, bool vector, AccT (&items)[Items]) {
   using T = value_t<It>;
   constexpr int per_vector = vector_items_v<T>;
   if constexpr (vectorizable_v<It> && Items % per_vector == 0) {
-    if (vector && count == Items) {
+    if (vector) {
 #pragma unroll
       for (int v = 0; v < Items / per_vector; ++v) {
         AccT part[per_vector];
@@ -82,13 +83,14 @@ __device__ __forceinline__ void load_blocked(It in, offset_t index, int count, b
   load_items_guarded(in, index, count, items);
 }
 
-// The mirror of load_blocked: the first `count` items to out + index.
+// The mirror of load_blocked: the first `count` items to out + index, as
+// vectors when the caller says `vector`.
 template <int Items, class AccT, class OutIt>
 __device__ __forceinline__ void store_blocked(OutIt out, offset_t index, int count, bool vector, const AccT (&items)[Items]) {
   using T = value_t<OutIt>;
   constexpr int per_vector = vector_items_v<T>;
   if constexpr (vectorizable_v<OutIt> && Items % per_vector == 0) {
-    if (vector && count == Items) {
+    if (vector) {
       struct alignas(16) vector_t {
         T v[per_vector];
       };

@@ -59,9 +59,9 @@ struct tile_scan_storage {
 // warp's. Loading converts to AccT; storing converts to the output's type.
 template <int Items, tile_io Io, class Storage, class AccT, class InIt>
 __device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp_first, int count, int warp_valid,
-                                          Storage& storage, AccT (&items)[Items]) {
+                                          bool full_tile, Storage& storage, AccT (&items)[Items]) {
   if constexpr (Io == tile_io::direct) {
-    load_blocked(in, first, count, aligned16(in), items);
+    load_blocked(in, first, count, full_tile && aligned16(in), items);
   } else {
     AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
     const int lane = lane_id();
@@ -81,9 +81,9 @@ __device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp
 
 template <int Items, tile_io Io, class Storage, class AccT, class OutIt>
 __device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t warp_first, int count, int warp_valid,
-                                           Storage& storage, const AccT (&items)[Items]) {
+                                           bool full_tile, Storage& storage, const AccT (&items)[Items]) {
   if constexpr (Io == tile_io::direct) {
-    store_tile<Items, Io>(out, first, warp_first, count, warp_valid, storage, items);
+    store_blocked(out, first, count, full_tile && aligned16(out), items);
   } else {
     AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
     const int lane = lane_id();
@@ -113,8 +113,9 @@ __device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int
   constexpr int warp_items = kWarpThreads * Items;
   const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
   const int warp_valid = clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+  const bool full_tile = valid == BlockThreads * Items;  // only the last tile is partial
   AccT items[Items];
-  load_tile<Items, Io>(in, first, warp_first, count, warp_valid, storage, items);
+  load_tile<Items, Io>(in, first, warp_first, count, warp_valid, full_tile, storage, items);
 
   // Each thread scans its own items; the last one is its total.
   AccT total = items[0];
@@ -144,7 +145,7 @@ __device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int
       }
     }
   }
-  store_tile<Items, Io>(out, first, warp_first, count, warp_valid, storage, items);
+  store_tile<Items, Io>(out, first, warp_first, count, warp_valid, full_tile, storage, items);
   __syncthreads();  // the storage is free for the next tile
   return block.aggregate;
 }
