@@ -30,19 +30,20 @@ struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
 
 using cascade::detail::tile_io;
 
-template <class T, int Threads, int Items, int MinBlocks, tile_io Io = tile_io::direct, unsigned FirstPoll = 0,
-          unsigned Spin = 32>
+template <class T, int Threads, int Items, int MinBlocks, bool Persistent, tile_io Io = tile_io::warp_transpose,
+          unsigned FirstPoll = 1200, unsigned Spin = 500>
 struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   static constexpr int block_threads = Threads;
   static constexpr int items_per_thread = Items;
   static constexpr int min_blocks_per_sm = MinBlocks;
+  static constexpr bool persistent_grid = Persistent;
   static constexpr tile_io io = Io;
   static constexpr unsigned first_poll_delay_ns = FirstPoll;
   static constexpr unsigned spin_nanoseconds = Spin;
   static std::string name() {
     return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".m" + std::to_string(MinBlocks) +
-           (Io == tile_io::direct ? ".direct" : ".warp") + ".d" + std::to_string(FirstPoll) + ".s" +
-           std::to_string(Spin);
+           (Persistent ? ".persistent" : ".grid") + (Io == tile_io::direct ? ".direct" : ".warp") + ".d" +
+           std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
   }
 };
 
@@ -82,13 +83,13 @@ void register_type(const options& opt, const char* type_name) {
                     reduce_variant<T, 512, 4, 1, 2048>, reduce_variant<T, 256, 4, 1, 512>,
                     reduce_variant<T, 256, 4, 1, 8192>, reduce_variant<T, 256, 4, 1, 32768>>(opt, type_name);
   constexpr int items = cascade::detail::lookback_scan_tuning<T>::items_per_thread;
-  constexpr auto warp = tile_io::warp_transpose;
   register_variants<inclusive_scan_t, T,  //
-                    scan_variant<T, 256, items, 1>, scan_variant<T, 256, items, 1, warp>,
-                    scan_variant<T, 256, items, 1, tile_io::direct, 1000, 300>,
-                    scan_variant<T, 256, items, 1, warp, 1000, 300>, scan_variant<T, 256, items, 1, warp, 600, 150>,
-                    scan_variant<T, 256, items, 1, warp, 1200, 500>, scan_variant<T, 384, items * 3 / 4, 1, warp, 1000, 300>,
-                    scan_variant<T, 128, items, 1, warp, 1000, 300>>(opt, type_name);
+                    scan_variant<T, 256, items, 1, false>, scan_variant<T, 256, items, 1, true>,
+                    scan_variant<T, 256, items, 3, true>, scan_variant<T, 256, items, 4, true>,
+                    scan_variant<T, 128, items, 6, true>, scan_variant<T, 512, items, 2, true>,
+                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 2000, 500>,
+                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 1200, 1000>,
+                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 600, 250>>(opt, type_name);
 }
 
 // Host-side cost of the calls a cascade launch makes, and of whole launches

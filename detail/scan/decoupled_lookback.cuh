@@ -1,9 +1,9 @@
 #pragma once
 // Single-pass scan with decoupled look-back (Merrill & Garland 2016).
 //
-// Each block takes the next tile index from an atomic ticket, so a tile's
-// predecessors are always already running and progress never depends on the
-// order in which the hardware schedules blocks. A tile scans itself, publishes
+// Blocks take tile indices from an atomic ticket, so a tile's predecessors
+// are always held by running blocks and progress never depends on the order
+// in which the hardware schedules blocks. A tile scans itself, publishes
 // its aggregate, and its first warp looks back over windows of 32
 // predecessors: it combines their aggregates in order until it meets one that
 // has published its inclusive prefix. The tile then publishes its own
@@ -49,18 +49,21 @@ __device__ AccT look_back(const Status& status, offset_t tile, Op op, unsigned s
   }
 }
 
-// The tile ticket: a 64-bit word, epoch << 32 | next tile. The block that
-// draws the last tile of the launch knows every other block has drawn, so it
-// restores the count to zero and advances the epoch: the word is ready for
+// The tile ticket: a 64-bit word, epoch << 32 | draws so far. Tiles go to
+// blocks in the order the blocks draw, so a tile's predecessors are always
+// held by running blocks, whatever order the hardware starts blocks in. A
+// launch makes tiles + gridDim.x draws (each block's last draw is past the
+// end); the block that makes the last one knows every other draw is done, so
+// it restores the count to zero and advances the epoch: the word is ready for
 // the next launch, and this launch's status words become stale for it.
 struct ticket {
   offset_t tile;
   unsigned epoch;
 };
-__device__ __forceinline__ ticket draw_ticket(unsigned long long* word, offset_t tiles) {
-  const unsigned long long drawn = atomicAdd(word, 1ull);
+__device__ __forceinline__ unsigned long long draw(unsigned long long* word) { return atomicAdd(word, 1ull); }
+__device__ __forceinline__ ticket settle(unsigned long long* word, unsigned long long drawn, offset_t draws) {
   const ticket t{static_cast<offset_t>(drawn & 0xffffffffull), static_cast<unsigned>(drawn >> 32)};
-  if (t.tile == tiles - 1) atomicExch(word, static_cast<unsigned long long>(t.epoch + 1) << 32);
+  if (t.tile == draws - 1) atomicExch(word, static_cast<unsigned long long>(t.epoch + 1) << 32);
   return t;
 }
 
@@ -76,47 +79,58 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   __shared__ ticket drawn;
 
   const maybe<AccT> init{mode.init, mode.has_init};
+  const offset_t tiles = (n + tile_items - 1) / tile_items;
 
-  if (gridDim.x == 1) {
+  if (ticket_word == nullptr) {
     // One block: tiles in order, the prefix carried from each to the next.
     maybe<AccT> carry = init;
     for (offset_t base = 0; base < n; base += tile_items) {
       const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
       const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage,
-                                                        [&](const AccT&, storage_t&) { return carry; });
+                                                                   [&](const AccT&, storage_t&) { return carry; });
       carry = then(carry, aggregate, op);
     }
     return;
   }
 
-  const offset_t tiles = gridDim.x;
-  if (threadIdx.x == 0) drawn = draw_ticket(ticket_word, tiles);
+  const offset_t draws = tiles + gridDim.x;
+  if (threadIdx.x == 0) drawn = settle(ticket_word, draw(ticket_word), draws);
   __syncthreads();
-  const offset_t tile = drawn.tile;
-  const tile_status<AccT> status = tile_status<AccT>::at(status_memory, tiles, drawn.epoch);
-  const offset_t base = tile * tile_items;
-  const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
+  ticket current = drawn;
+  const tile_status<AccT> status = tile_status<AccT>::at(status_memory, tiles, current.epoch);
 
-  auto prefix = [&](const AccT& aggregate, storage_t& s) -> maybe<AccT> {
-    if (threadIdx.x < kWarpThreads) {
-      maybe<AccT> p = init;
-      if (tile == 0) {
-        if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
-      } else {
-        if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
-        // Give the predecessors time to publish before polling: polls are L2
-        // traffic that competes with the data.
-        if (Tuning::first_poll_delay_ns > 0) __nanosleep(Tuning::first_poll_delay_ns);
-        const AccT exclusive = look_back<tile_status<AccT>, AccT>(status, tile, op, Tuning::spin_nanoseconds);
-        p = {exclusive, true};
-        if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
+  while (current.tile < tiles) {
+    // Draw the next tile now; its latency hides behind this tile's work.
+    unsigned long long next = 0;
+    if (threadIdx.x == 0) next = draw(ticket_word);
+    const offset_t tile = current.tile;
+    const offset_t base = tile * tile_items;
+    const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
+
+    auto prefix = [&](const AccT& aggregate, storage_t& s) -> maybe<AccT> {
+      if (threadIdx.x < kWarpThreads) {
+        maybe<AccT> p = init;
+        if (tile == 0) {
+          if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
+        } else {
+          if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
+          // Give the predecessors time to publish before polling: polls are
+          // L2 traffic that competes with the data.
+          if (Tuning::first_poll_delay_ns > 0) __nanosleep(Tuning::first_poll_delay_ns);
+          const AccT exclusive = look_back<tile_status<AccT>, AccT>(status, tile, op, Tuning::spin_nanoseconds);
+          p = {exclusive, true};
+          if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
+        }
+        if (threadIdx.x == 0) s.prefix[0] = p;
       }
-      if (threadIdx.x == 0) s.prefix[0] = p;
-    }
+      __syncthreads();
+      return s.prefix[0];
+    };
+    scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage, prefix);
+    if (threadIdx.x == 0) drawn = settle(ticket_word, next, draws);
     __syncthreads();
-    return s.prefix[0];
-  };
-  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage, prefix);
+    current = drawn;
+  }
 }
 
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
@@ -131,6 +145,10 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
     return;
   }
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
+  // A persistent grid keeps every block resident and lets each draw its next
+  // tile while it scans the current one; otherwise one block per tile.
+  const offset_t grid =
+      Tuning::persistent_grid ? min_of<offset_t>(tiles, resident_blocks(k, Tuning::block_threads)) : tiles;
   const std::size_t status_bytes = tile_status<AccT>::bytes(tiles);
   if (workspace* w = stream_workspace(stream)) {
     // The stream's own ticket and status words: nothing to clear, except once
@@ -140,8 +158,8 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
       check(cudaMemsetAsync(w->status.ptr, 0, w->status.bytes, stream), "cudaMemsetAsync");
     }
     auto* ticket_word = reinterpret_cast<unsigned long long*>(w->counters + scan_tile_ticket);
-    k<<<static_cast<unsigned>(tiles), Tuning::block_threads, 0, stream>>>(in, out, n, mode, w->status.ptr,
-                                                                            ticket_word, op);
+    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, out, n, mode, w->status.ptr,
+                                                                           ticket_word, op);
   } else {
     // Being captured into a graph: per-call temporaries, cleared by a memset
     // node, so that every replay starts from epoch 0 with no stale words.
@@ -150,7 +168,7 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
     const std::size_t status_at = layout.add<char>(status_bytes);
     temporary_buffer temp(layout.bytes(), stream);
     check(cudaMemsetAsync(temp.at<char>(0), 0, layout.bytes(), stream), "cudaMemsetAsync");
-    k<<<static_cast<unsigned>(tiles), Tuning::block_threads, 0, stream>>>(
+    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(
         in, out, n, mode, temp.at<char>(status_at), temp.at<unsigned long long>(ticket_at), op);
   }
   check_launch("cascade decoupled look-back scan kernel");

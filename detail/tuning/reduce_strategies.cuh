@@ -6,24 +6,25 @@
 
 namespace cascade::detail {
 
-// Default block size per strategy: to be set from the H100 sweep in docs/reduce.md
-// (the cascade.<strategy>.b<threads> cases of cascade_bench); 256 until then.
+// Default block size per strategy: the fastest of 64..1024 threads on the
+// H100 for an int32 sum of 2^28 items (cascade.<strategy>.b<threads> in
+// cascade_bench; the table is in docs/reduce.md).
 template <class Strategy>
 inline constexpr unsigned reduce_block_threads = 0;  // every strategy has its own, below
 template <>
-inline constexpr unsigned reduce_block_threads<strategy::interleaved_divergent_t> = 256;
+inline constexpr unsigned reduce_block_threads<strategy::interleaved_divergent_t> = 128;
 template <>
-inline constexpr unsigned reduce_block_threads<strategy::interleaved_strided_t> = 256;
+inline constexpr unsigned reduce_block_threads<strategy::interleaved_strided_t> = 128;
 template <>
 inline constexpr unsigned reduce_block_threads<strategy::sequential_addressing_t> = 256;
 template <>
-inline constexpr unsigned reduce_block_threads<strategy::first_add_during_load_t> = 256;
+inline constexpr unsigned reduce_block_threads<strategy::first_add_during_load_t> = 128;
 template <>
 inline constexpr unsigned reduce_block_threads<strategy::unroll_last_warp_t> = 256;
 template <>
 inline constexpr unsigned reduce_block_threads<strategy::complete_unroll_t> = 256;
 template <>
-inline constexpr unsigned reduce_block_threads<strategy::multiple_elements_per_thread_t> = 256;
+inline constexpr unsigned reduce_block_threads<strategy::multiple_elements_per_thread_t> = 512;
 template <>
 inline constexpr unsigned reduce_block_threads<strategy::warp_shuffle_t> = 256;
 template <>

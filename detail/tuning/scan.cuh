@@ -25,10 +25,16 @@ struct lookback_scan_tuning {
   static constexpr int single_block_tiles = 1;
   // Look-back pacing: a wait before the first poll, and the back-off between
   // polls while a predecessor's status is not yet published.
-  static constexpr unsigned first_poll_delay_ns = 0;
-  static constexpr unsigned spin_nanoseconds = 32;
-  // How tiles reach the blocked arrangement (see tile_io).
-  static constexpr tile_io io = tile_io::direct;
+  // H100, inclusive sum at 2^24..2^28 (--tuning): 1200/500 ns gave 1.17x CUB's
+  // time for int32 and 1.55x for double, against 1.51x/2.15x with no delay.
+  static constexpr unsigned first_poll_delay_ns = 1200;
+  static constexpr unsigned spin_nanoseconds = 500;
+  // How tiles reach the blocked arrangement (see tile_io). Same sweep: the
+  // warp transposition beat direct 16-byte vectors (1.42x vs 1.51x, int32).
+  static constexpr tile_io io = tile_io::warp_transpose;
+  // Resident blocks that loop over tiles (drawing the next ticket early),
+  // rather than one block per tile.
+  static constexpr bool persistent_grid = false;
 };
 
 }  // namespace cascade::detail
