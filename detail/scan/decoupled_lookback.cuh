@@ -100,9 +100,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const tile_status<AccT> status = tile_status<AccT>::at(status_memory, tiles, current.epoch);
 
   while (current.tile < tiles) {
-    // Draw the next tile now; its latency hides behind this tile's work.
-    unsigned long long next = 0;
-    if (threadIdx.x == 0) next = draw(ticket_word);
     const offset_t tile = current.tile;
     const offset_t base = tile * tile_items;
     const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
@@ -127,7 +124,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
       return s.prefix[0];
     };
     scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage, prefix);
-    if (threadIdx.x == 0) drawn = settle(ticket_word, next, draws);
+    // Only now the next draw: a tile drawn early but scanned late would hold
+    // up every successor's look-back (measured: 1.7x CUB's time, from 1.2x).
+    if (threadIdx.x == 0) drawn = settle(ticket_word, draw(ticket_word), draws);
     __syncthreads();
     current = drawn;
   }
@@ -145,8 +144,8 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
     return;
   }
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
-  // A persistent grid keeps every block resident and lets each draw its next
-  // tile while it scans the current one; otherwise one block per tile.
+  // A persistent grid keeps every block resident, looping over tiles;
+  // otherwise one block per tile (a block that finds more tiles undrawn takes them).
   const offset_t grid =
       Tuning::persistent_grid ? min_of<offset_t>(tiles, resident_blocks(k, Tuning::block_threads)) : tiles;
   const std::size_t status_bytes = tile_status<AccT>::bytes(tiles);
