@@ -18,10 +18,8 @@ struct lookback_scan_tuning {
     while (threads > 32 && threads * items_per_thread * sizeof(AccT) > 32768) threads /= 2;
     return threads;
   }();
-  // Blocks per SM the register allocation must allow (__launch_bounds__):
-  // 3 keeps three 256-thread tiles per SM for 8-byte values too (the tile loop
-  // left 90 registers, two blocks); for int32 3 and 1 measured the same.
-  static constexpr int min_blocks_per_sm = 3;
+  // Blocks per SM the register allocation must allow (__launch_bounds__).
+  static constexpr int min_blocks_per_sm = 1;
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
@@ -34,9 +32,8 @@ struct lookback_scan_tuning {
   // How tiles reach the blocked arrangement (see tile_io). Same sweep: the
   // warp transposition beat direct 16-byte vectors (1.42x vs 1.51x, int32).
   static constexpr tile_io io = tile_io::warp_transpose;
-  // Resident blocks that loop over tiles, rather than one block per tile.
-  // (Measured with the next ticket drawn early, which stalls look-backs;
-  // not yet measured with the draw after each tile.)
+  // Resident blocks that loop over tiles, rather than one block per tile:
+  // slower in every variant measured (see decoupled_lookback.cuh).
   static constexpr bool persistent_grid = false;
 };
 

@@ -82,8 +82,8 @@ TEST(ReduceStrategyPlan, LevelsCoverShrinkAndFit) {
 
 TEST(ReduceStrategyPlan, TilesOfTheTests) {
   EXPECT_EQ((tile_of<s::sequential_addressing_t, int>::reduce()), 256);
-  EXPECT_EQ((tile_of<s::first_add_during_load_t, int>::reduce()), 512);
-  EXPECT_EQ((tile_of<s::multiple_elements_per_thread_t, int>::reduce()), 512);
+  EXPECT_EQ((tile_of<s::first_add_during_load_t, int>::reduce()), 256);          // 2 x 128 threads
+  EXPECT_EQ((tile_of<s::multiple_elements_per_thread_t, int>::reduce()), 1024);  // 2 x 512 threads
   EXPECT_EQ(strategy_name<s::radix4_pyramid_t>(), "radix4_pyramid");
 }
 
