@@ -7,7 +7,9 @@
 Sections: harris-4194304, harris-268435456, block-size, block-tree,
 reduce-strategies-int32, reduce-strategies-float, scan-strategies-<type>,
 scan-block-size, seed003, host-return, iterators, read-limit.
-Results are the files in benchmarks/results/ named after the GPU.
+Results are the files in benchmarks/results/ named after the GPU: <gpu>.json
+(the full run), -scan-final.json (the automatic scan at its final commit),
+-seed003.json, -tuning.json and -block-sizes.json.
 """
 import json
 import math
@@ -163,7 +165,7 @@ def plots(results, out):
     m = medians(results / f"{GPU}.json")
     sizes = {"int32": 4, "float": 4, "int64": 8, "double": 8}
 
-    def ratio_plot(algorithms, path, title):
+    def ratio_plot(algorithms, path, title, m=m):
         fig, ax = plt.subplots(figsize=(7, 4))
         for alg in algorithms:
             for t in sizes:
@@ -193,7 +195,8 @@ def plots(results, out):
         fig.savefig(out / path, dpi=110)
 
     ratio_plot(["reduce"], "performance-reduce-ratio.png", "reduce: cascade / CUB (H100)")
-    ratio_plot(["inclusive_scan"], "performance-scan-ratio.png", "inclusive scan: cascade / CUB (H100)")
+    ratio_plot(["inclusive_scan"], "performance-scan-ratio.png", "inclusive scan: cascade / CUB (H100)",
+               medians(results / f"{GPU}-scan-final.json"))
     for t in ["int32", "float"]:
         gbps_plot("reduce", [f"cascade.{s}" for s in SEEDS] + ["cascade", "cub", "read_limit"], t, 4,
                   f"reduce-strategies-{t}.png", f"reduce strategies, {t} (H100)")

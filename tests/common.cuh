@@ -36,6 +36,11 @@ struct compose {
 };
 inline std::ostream& operator<<(std::ostream& os, const affine& f) { return os << "{" << f.a << "," << f.b << "}"; }
 
+// Affine-map composition with its identity (x -> 1 x + 0) declared: order
+// matters, and the strategies that pad can pad. (compose itself has no
+// identity trait, on purpose.)
+struct compose_with_identity : compose {};
+
 // A 12-byte user struct (no vector loads) with component-wise plus.
 struct triple {
   int x, y, z;
@@ -161,3 +166,8 @@ inline std::vector<std::int64_t> boundary_sizes(std::int64_t tile) {
 }
 
 }  // namespace cascade_test
+
+template <>
+struct cascade::identity_element<cascade_test::compose_with_identity, cascade_test::affine> {
+  __host__ __device__ static constexpr cascade_test::affine value() { return {1, 0}; }
+};

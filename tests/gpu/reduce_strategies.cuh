@@ -14,20 +14,12 @@
 
 // ----------------------------------------------------------- operators ------
 namespace cascade_test {
-// Affine-map composition with its identity (x -> 1 x + 0) declared: order
-// matters, and the strategies that pad can pad. (compose itself has no
-// identity trait, on purpose.)
-struct compose_with_identity : compose {};
 // Component-wise plus on the 12-byte struct, with its identity declared but
 // not its commutativity: the matrix passes it as cascade::commutative(op).
 struct triple_sum : triple_plus {};
 using commutative_triple_sum = cascade::commutative_t<triple_sum>;
 }  // namespace cascade_test
 
-template <>
-struct cascade::identity_element<cascade_test::compose_with_identity, cascade_test::affine> {
-  __host__ __device__ static constexpr cascade_test::affine value() { return {1, 0}; }
-};
 template <>
 struct cascade::identity_element<cascade_test::triple_sum, cascade_test::triple> {
   __host__ __device__ static constexpr cascade_test::triple value() { return {0, 0, 0}; }

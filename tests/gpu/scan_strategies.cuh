@@ -11,18 +11,6 @@
 #include <cascade/detail/scan/strategies.cuh>
 
 namespace cascade_test {
-// Affine-map composition with its identity (x -> 1 x + 0) declared: order
-// matters, and the strategies that pad can pad. (compose itself has no
-// identity trait, on purpose.)
-struct compose_with_identity : compose {};
-}  // namespace cascade_test
-
-template <>
-struct cascade::identity_element<cascade_test::compose_with_identity, cascade_test::affine> {
-  __host__ __device__ static constexpr cascade_test::affine value() { return {1, 0}; }
-};
-
-namespace cascade_test {
 
 namespace s = cascade::strategy;
 

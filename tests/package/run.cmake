@@ -29,7 +29,8 @@ step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package" -B "${WORK_DIR}/consumer-
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build")
 step("${WORK_DIR}/consumer-build/consumer")
 
-step(${CUDA_COMPILER} -std=c++17 -arch=sm_${CUDA_ARCHITECTURES} -I "${prefix}/include"
+string(REGEX REPLACE "-.*" "" arch "${CUDA_ARCHITECTURES}")  # 90-virtual -> 90
+step(${CUDA_COMPILER} -std=c++17 -arch=sm_${arch} -I "${prefix}/include"
      "${SOURCE_DIR}/tests/package/consumer.cu" -o "${WORK_DIR}/consumer-plain")
 step("${WORK_DIR}/consumer-plain")
 message(STATUS "installed package consumed through find_package and plain nvcc")
