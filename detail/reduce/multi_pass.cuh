@@ -19,6 +19,7 @@
 #include <cascade/detail/reduce/algorithm.cuh>
 #include <cascade/detail/tuning/reduce_strategies.cuh>
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/device.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -125,10 +126,7 @@ template <class Algorithm, class P>
 void launch(P p, offset_t blocks, unsigned threads, cudaStream_t stream) {
   const kernel_t<P> kernel = Algorithm::template kernel_for<P>(threads);
   const std::size_t smem = std::size_t(Algorithm::shared_per_thread) * threads * sizeof(typename P::acc_type);
-  if (smem > 48 * 1024) {  // large accumulators: beyond the default limit, ask for it
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
-          "cudaFuncSetAttribute");
-  }
+  allow_dynamic_shared(kernel, smem);  // large accumulators
   // gridDim.x stops at 2^31 - 1: a wider level (tiny blocks, n beyond 2^31)
   // takes several launches. (Grid-stride kernels never need more than one.)
   constexpr offset_t max_grid = 0x7fffffff;

@@ -29,6 +29,7 @@
 
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/device.cuh>
 #include <cascade/detail/util/math.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
@@ -70,10 +71,7 @@ __global__ void __launch_bounds__(1024)
 template <class Kernel, class... Args>
 void launch_tiles(Kernel kernel, offset_t tiles, unsigned threads, std::size_t smem, cudaStream_t stream,
                   const char* strategy, Args... args) {
-  if (smem > 48 * 1024) {
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
-          "cudaFuncSetAttribute");
-  }
+  allow_dynamic_shared(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), threads, smem, stream>>>(args...);
   check_launch(strategy);
 }

@@ -34,4 +34,13 @@ int resident_blocks(Kernel kernel, int threads, std::size_t smem = 0) {
   return blocks;
 }
 
+// Kernels may use more than 48 KB of dynamic shared memory only after asking.
+template <class Kernel>
+void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes > 48 * 1024) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+          "cudaFuncSetAttribute");
+  }
+}
+
 }  // namespace cascade::detail
