@@ -1,7 +1,7 @@
 #pragma once
 // Scanning one tile of a block: load, scan each thread's items, scan the
 // thread totals across the block, ask for the tile's prefix, apply it, store.
-// Threads and items past the end of a partial tile never reach the operator.
+// A partial tile's missing items are copies of one of its inputs (see scan_tile).
 // The caller supplies the tile's prefix through a functor, called by every
 // thread with the tile's aggregate: decoupled look-back, or a carried value.
 
@@ -9,6 +9,7 @@
 
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/shuffle.cuh>
+#include <cascade/detail/primitives/warp_scan.cuh>
 #include <cascade/detail/primitives/uninitialized.cuh>
 #include <cascade/detail/primitives/load.cuh>
 #include <cascade/detail/util/iterator.cuh>
@@ -48,6 +49,14 @@ struct tile_scan_storage {
   static constexpr int warp_slots = Io == tile_io::warp_transpose ? warp_items + warp_items / 32 : 0;
   // One padding slot per 32 items keeps the transposed accesses free of bank conflicts.
   __host__ __device__ static constexpr int padded(int i) { return i + i / 32; }
+  // Where a lane's blocked items start: when Items divides 32 they never
+  // cross a padding slot, so item k sits at a constant offset k from there.
+  __device__ static AccT* blocked(AccT* warp_slots, int lane) {
+    return warp_slots + (32 % Items == 0 ? padded(lane * Items) : 0);
+  }
+  __host__ __device__ static constexpr int blocked_offset(int lane, int k) {
+    return 32 % Items == 0 ? k : padded(lane * Items + k);
+  }
 
   block_scan_storage<BlockThreads / 32, AccT> scan;
   uninitialized_array<maybe<AccT>, 1> prefix;
@@ -57,97 +66,130 @@ struct tile_scan_storage {
 // Moves a warp's segment of a tile between memory and the threads' blocked
 // registers. `count` is this thread's number of valid items; `warp_valid` the
 // warp's. Loading converts to AccT; storing converts to the output's type.
-template <int Items, tile_io Io, class Storage, class AccT, class InIt>
+// Items past the end of a partial tile are loaded as `filler` (an input) and
+// never stored. `Full` (a whole tile) drops the bound checks, so that the
+// loads and stores use constant offsets from one address.
+template <bool Full, int Items, tile_io Io, class Storage, class AccT, class InIt>
 __device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp_first, int count, int warp_valid,
-                                          bool full_tile, Storage& storage, AccT (&items)[Items]) {
+                                          const AccT& filler, Storage& storage, AccT (&items)[Items]) {
   if constexpr (Io == tile_io::direct) {
-    load_blocked(in, first, count, full_tile && aligned16(in), items);
-  } else {
-    AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
-    const int lane = lane_id();
+    load_blocked(in, first, Full ? Items : count, Full && aligned16(in), items);
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-      const int i = k * kWarpThreads + lane;
-      if (i < warp_valid) ex[Storage::padded(i)] = static_cast<AccT>(in[warp_first + i]);
+      if (!Full && k >= count) items[k] = filler;
+    }
+  } else {
+    const int lane = lane_id();
+    AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+    const InIt from = in + (warp_first + lane);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      ex[Storage::padded(k * kWarpThreads + lane)] =
+          Full || k * kWarpThreads + lane < warp_valid ? static_cast<AccT>(from[k * kWarpThreads]) : filler;
     }
     __syncwarp();
+    AccT* mine = Storage::blocked(ex, lane);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) items[k] = mine[Storage::blocked_offset(lane, k)];
+    __syncwarp();
+  }
+}
+
+template <bool Full, int Items, tile_io Io, class Storage, class AccT, class OutIt>
+__device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t warp_first, int count, int warp_valid,
+                                           Storage& storage, const AccT (&items)[Items]) {
+  if constexpr (Io == tile_io::direct) {
+    store_blocked(out, first, Full ? Items : count, Full && aligned16(out), items);
+  } else {
+    const int lane = lane_id();
+    AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+    AccT* mine = Storage::blocked(ex, lane);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) mine[Storage::blocked_offset(lane, k)] = items[k];
+    __syncwarp();
+    const OutIt to = out + (warp_first + lane);
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-      if (k < count) items[k] = ex[Storage::padded(lane * Items + k)];
+      if (Full || k * kWarpThreads + lane < warp_valid) to[k * kWarpThreads] = ex[Storage::padded(k * kWarpThreads + lane)];
     }
     __syncwarp();
   }
 }
 
-template <int Items, tile_io Io, class Storage, class AccT, class OutIt>
-__device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t warp_first, int count, int warp_valid,
-                                           bool full_tile, Storage& storage, const AccT (&items)[Items]) {
-  if constexpr (Io == tile_io::direct) {
-    store_blocked(out, first, count, full_tile && aligned16(out), items);
-  } else {
-    AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
-    const int lane = lane_id();
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      if (k < count) ex[Storage::padded(lane * Items + k)] = items[k];
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      const int i = k * kWarpThreads + lane;
-      if (i < warp_valid) out[warp_first + i] = ex[Storage::padded(i)];
-    }
-    __syncwarp();
+// The aggregate of the full tile at `base`, computed by one warp with the
+// combination tree scan_tile uses (each thread's items left to right, the
+// warp scan's last lane, the warps' totals in order), so its bits equal the
+// aggregate the tile's own block computes. Every lane returns it.
+template <int BlockThreads, int Items, class AccT, class InIt, class Op>
+__device__ AccT warp_tile_aggregate(InIt in, offset_t base, Op op) {
+  maybe<AccT> aggregate{};
+  aggregate.has = false;
+  for (int warp = 0; warp < BlockThreads / kWarpThreads; ++warp) {
+    const offset_t first = base + (offset_t(warp) * kWarpThreads + lane_id()) * Items;
+    AccT total = static_cast<AccT>(in[first]);
+    for (int k = 1; k < Items; ++k) total = op(total, static_cast<AccT>(in[first + k]));
+    const AccT warp_total = shuffle_idx(warp_inclusive_scan(total, op), kWarpThreads - 1);
+    aggregate = then(aggregate, warp_total, op);
   }
+  return aggregate.value;
 }
 
 // Scans the tile [base, base + valid) with one barrier (the block scan's) and
 // the prefix functor's: a tile's latency is what limits a single-pass scan.
-template <int BlockThreads, int Items, tile_io Io, class AccT, class InIt, class OutIt, class Op, class PrefixFn>
-__device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int valid, const scan_mode<AccT>& mode,
-                                          Op op, tile_scan_storage<BlockThreads, Items, AccT, Io>& storage,
-                                          PrefixFn tile_prefix) {
+template <bool Full, int BlockThreads, int Items, tile_io Io, class AccT, class InIt, class OutIt, class Op,
+          class PrefixFn>
+__device__ __forceinline__ AccT scan_tile_shaped(InIt in, OutIt out, offset_t base, int valid,
+                                                 const scan_mode<AccT>& mode, Op op,
+                                                 tile_scan_storage<BlockThreads, Items, AccT, Io>& storage,
+                                                 PrefixFn tile_prefix) {
   const int tid = threadIdx.x;
-  const int count = clamp_to(valid - tid * Items, 0, Items);
+  const int count = Full ? Items : clamp_to(valid - tid * Items, 0, Items);
   const offset_t first = base + offset_t(tid) * Items;
   constexpr int warp_items = kWarpThreads * Items;
   const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
-  const int warp_valid = clamp_to(valid - warp_id() * warp_items, 0, warp_items);
-  const bool full_tile = valid == BlockThreads * Items;  // only the last tile is partial
+  const int warp_valid = Full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
   AccT items[Items];
-  load_tile<Items, Io>(in, first, warp_first, count, warp_valid, full_tile, storage, items);
+  const AccT filler = Full ? AccT{} : static_cast<AccT>(in[base]);
+  load_tile<Full, Items, Io>(in, first, warp_first, count, warp_valid, filler, storage, items);
 
   // Each thread scans its own items; the last one is its total.
   AccT total = items[0];
 #pragma unroll
-  for (int k = 1; k < Items; ++k) {
-    if (k < count) items[k] = total = op(total, items[k]);
-  }
-  const int threads_valid = (valid + Items - 1) / Items;
-  const block_scan_result<AccT> block = block_scan(total, op, threads_valid, storage.scan);
+  for (int k = 1; k < Items; ++k) items[k] = total = op(total, items[k]);
+  const block_scan_result<AccT> block = block_scan(total, op, BlockThreads, storage.scan);
 
   // The prefix of everything before this tile (init included), then this thread's.
   const maybe<AccT> prefix = tile_prefix(block.aggregate, storage);
   maybe<AccT> running = prefix;
   if (tid > 0) running = then(prefix, block.exclusive, op);
 
-  if (count > 0) {
-    if (mode.exclusive) {
+  if (mode.exclusive) {
 #pragma unroll
-      for (int k = Items - 1; k > 0; --k) {
-        if (k < count) items[k] = op(running.value, items[k - 1]);
-      }
-      items[0] = running.value;
-    } else if (running.has) {
+    for (int k = Items - 1; k > 0; --k) items[k] = op(running.value, items[k - 1]);
+    items[0] = running.value;
+  } else if (running.has) {
 #pragma unroll
-      for (int k = 0; k < Items; ++k) {
-        if (k < count) items[k] = op(running.value, items[k]);
-      }
-    }
+    for (int k = 0; k < Items; ++k) items[k] = op(running.value, items[k]);
   }
-  store_tile<Items, Io>(out, first, warp_first, count, warp_valid, full_tile, storage, items);
+  store_tile<Full, Items, Io>(out, first, warp_first, count, warp_valid, storage, items);
   __syncthreads();  // the storage is free for the next tile
   return block.aggregate;
+}
+
+// The same for any tile: whole tiles (all but the last) take the unchecked
+// path. A partial tile is scanned whole, its missing items standing in as
+// copies of an input: outputs past the end are never stored, and outputs
+// before it do not depend on later items. Its aggregate is then not the
+// tile's, which is why only the last tile may be partial and why callers
+// never use the last tile's aggregate.
+template <int BlockThreads, int Items, tile_io Io, class AccT, class InIt, class OutIt, class Op, class PrefixFn>
+__device__ __forceinline__ AccT scan_tile(InIt in, OutIt out, offset_t base, int valid, const scan_mode<AccT>& mode,
+                                          Op op, tile_scan_storage<BlockThreads, Items, AccT, Io>& storage,
+                                          PrefixFn tile_prefix) {
+  if (valid == BlockThreads * Items) {
+    return scan_tile_shaped<true>(in, out, base, valid, mode, op, storage, tile_prefix);
+  }
+  return scan_tile_shaped<false>(in, out, base, valid, mode, op, storage, tile_prefix);
 }
 
 }  // namespace cascade::detail

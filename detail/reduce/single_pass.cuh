@@ -4,16 +4,23 @@
 // The input is cut into chunks whose size depends on N only. Each block takes
 // chunks (grid-stride), its warps each reduce a contiguous span of the chunk
 // row by row (a row: 32 lanes x one 16-byte vector), and the warp partials
-// are combined in warp order into the chunk's partial. The last block to
-// finish (atomic ticket after a fence) reduces the chunk partials in index
-// order and applies init. The grid size only decides which block computes a
-// chunk, never how values are combined, so results are bitwise identical
-// whatever the grid or the GPU's SM count. No identity is needed: partial
-// rows and warps combine only the lanes that hold data.
+// are combined in warp order into the chunk's partial, which the block
+// publishes in a status word tagged with the launch's epoch (value and tag in
+// one store: no fence, no counter). The grid's last block, once its own
+// chunks are done, reads the partials as they become valid, reduces them in
+// chunk order and applies init. The grid size only decides which block
+// computes a chunk, never how values are combined, so results are bitwise
+// identical whatever the grid or the GPU's SM count. No identity is needed:
+// partial rows and warps combine only the lanes that hold data.
+//
+// The last block waits only for blocks started before it or beside it: it
+// holds one slot of one SM, so the others can always run.
 
+#include <cascade/functional.cuh>
 #include <cascade/detail/reduce/algorithm.cuh>
 #include <cascade/detail/primitives/block_reduce.cuh>
 #include <cascade/detail/primitives/load.cuh>
+#include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/tuning/reduce.cuh>
 #include <cascade/detail/util/check.cuh>
@@ -28,10 +35,19 @@
 
 namespace cascade::detail::single_pass {
 
+// Whether combining in another order gives the same bits: a recognised
+// commutative operator on integers is exact whatever the order.
+template <class Op, class AccT>
+inline constexpr bool reorder_is_exact =
+    ::cuda::std::is_integral_v<AccT> && known_commutative<family_t<Op>>::value;
+
 // One warp reduces [begin, end) (begin < end) in order; lane 0 holds the result.
+// Where reordering is exact, each lane folds its share of every full row and
+// the warp reduces once (as CUB does), instead of once per row.
 template <int V, int Rows, bool Vectorized, class AccT, class It, class Op>
 __device__ AccT warp_reduce_span(It in, offset_t begin, offset_t end, Op op) {
   constexpr int row = kWarpThreads * V;
+  constexpr bool reorder = reorder_is_exact<Op, AccT>;
   const int lane = lane_id();
   AccT acc{};
   bool has = false;
@@ -43,10 +59,14 @@ __device__ AccT warp_reduce_span(It in, offset_t begin, offset_t end, Op op) {
     for (int r = 0; r < Rows; ++r) load_items<V, Vectorized>(in, base + r * row + lane * V, items[r]);
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      const AccT x = warp_reduce(fold_items(items[r], op), op);
-      if (lane == 0) acc = has ? op(acc, x) : x;
+      const AccT x = reorder ? fold_items(items[r], op) : warp_reduce(fold_items(items[r], op), op);
+      if (reorder || lane == 0) acc = has ? op(acc, x) : x;
       has = true;
     }
+  }
+  if (reorder && has) {
+    acc = warp_reduce(acc, op);
+    if (lane != 0) has = false;  // lane 0 carries the full rows' total on
   }
   // The rest, one row at a time; the last row may be partial.
   for (; base < end; base += row) {
@@ -102,14 +122,43 @@ struct partials_tuning : Tuning {
   static constexpr int vector_items = vector_items_v<AccT>;
 };
 
+// Waits until every chunk has published its partial. Each thread checks its
+// share of the words `Batch` at a time, their loads in flight together.
+template <int Batch, class AccT>
+__device__ void wait_for_partials(const tile_status<AccT>& status, offset_t chunks) {
+  for (offset_t first = threadIdx.x; first < chunks; first += offset_t(blockDim.x) * Batch) {
+    bool ready;
+    do {
+      ready = true;
+#pragma unroll
+      for (int k = 0; k < Batch; ++k) {
+        const offset_t chunk = first + offset_t(k) * blockDim.x;
+        AccT ignored;
+        if (chunk < chunks) ready &= status.peek(chunk, ignored) != tile_invalid;
+      }
+    } while (!ready);
+  }
+  __syncthreads();
+}
+
+// The published chunk partials, read as an array.
+template <class AccT>
+struct published_partials {
+  tile_status<AccT> status;
+  __device__ AccT operator[](offset_t chunk) const {
+    AccT value;
+    status.peek(chunk, value);
+    return value;
+  }
+};
+
 template <class AccT>
 struct params {
   offset_t body_length;  // items after the unaligned head
   offset_t chunk_items;
   offset_t chunks;
-  int head;              // items before the first 16-byte boundary, folded last-block-side
-  AccT* partials;        // one per chunk (unused with a single chunk)
-  unsigned* ticket;      // zero at launch; the last block restores it (unused with a single chunk)
+  int head;                    // items before the first 16-byte boundary, folded by the finishing block
+  tile_status<AccT> partials;  // one word per chunk (unused with a single chunk)
 };
 
 template <class Tuning, class It, class AccT, class OutIt, class Op>
@@ -118,7 +167,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   constexpr bool vectorized = vectorizable_v<It> && Tuning::vector_items > 1;
   using partial_tuning = partials_tuning<Tuning, AccT>;
   __shared__ block_reduce_storage<shape<Tuning>::warps, AccT> storage;
-  __shared__ bool is_last;
 
   const It body = in + p.head;
   const bool single_chunk = p.chunks <= 1;
@@ -128,22 +176,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     const offset_t end = min_of(begin + p.chunk_items, p.body_length);
     total = block_reduce_range<Tuning, vectorized, AccT>(body, begin, end, p.chunk_items / shape<Tuning>::warps,
                                                           op, storage);
-    if (!single_chunk && threadIdx.x == 0) p.partials[chunk] = total;
+    if (!single_chunk && threadIdx.x == 0) p.partials.publish(chunk, tile_aggregate, total);
     __syncthreads();  // storage is reused by the next chunk
   }
 
   if (!single_chunk) {
-    // Publish this block's partials, then take a ticket; the last block in finishes.
-    if (threadIdx.x == 0) {
-      __threadfence();
-      is_last = atomicAdd(p.ticket, 1u) == gridDim.x - 1;
-      if (is_last) *p.ticket = 0;  // every block has drawn: ready for the next call
-    }
-    __syncthreads();
-    if (!is_last) return;
-    __threadfence();  // see every other block's partials
-    total = block_reduce_range<partial_tuning, vectorizable_v<AccT*>, AccT>(
-        p.partials, 0, p.chunks, warp_span_for<partial_tuning>(p.chunks), op, storage);
+    if (blockIdx.x != gridDim.x - 1) return;
+    wait_for_partials<8>(p.partials, p.chunks);
+    total = block_reduce_range<partial_tuning, false, AccT>(published_partials<AccT>{p.partials}, 0, p.chunks,
+                                                             warp_span_for<partial_tuning>(p.chunks), op, storage);
   }
 
   if (threadIdx.x == 0) {
@@ -180,21 +221,9 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
   if (p.chunks <= 1) {
     k<<<1, Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
-  } else if (workspace* w = stream_workspace(stream)) {
-    // The stream's own ticket (left at zero by the previous call) and partials.
-    grow(w->partials, sizeof(AccT) * p.chunks, current_device(), stream);
-    p.ticket = w->counters + reduce_done_ticket;
-    p.partials = static_cast<AccT*>(w->partials.ptr);
-    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
   } else {
-    // Being captured into a graph: per-call temporaries, the ticket cleared by a memset node.
-    temporary_layout layout;
-    const std::size_t ticket_at = layout.add<unsigned>(1);
-    const std::size_t partials_at = layout.add<AccT>(p.chunks);
-    temporary_buffer temp(layout.bytes(), stream);
-    p.ticket = temp.at<unsigned>(ticket_at);
-    p.partials = temp.at<AccT>(partials_at);
-    check(cudaMemsetAsync(p.ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
+    const launch_status<AccT> partials(p.chunks, stream);
+    p.partials = partials.words();
     k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
   }
   check_launch("cascade single-pass reduce kernel");

@@ -9,32 +9,52 @@ namespace cascade::detail {
 
 template <class AccT>
 struct lookback_scan_tuning {
-  // 64 bytes of items per thread (16 x 4-byte, 8 x 8-byte), at least one.
-  static constexpr int items_per_thread = sizeof(AccT) >= 64 ? 1 : (64 / sizeof(AccT) > 16 ? 16 : int(64 / sizeof(AccT)));
-  // 256 threads, fewer for wide values so that a tile stays within 32 KB of
-  // shared memory (the static limit is 48 KB).
+  // Tile shape and the blocks per SM that __launch_bounds__ must allow
+  // (which caps registers at 65536 / (threads x blocks)). H100, --tuning,
+  // inclusive sum at 2^28 against CUB (h100-sxm-80gb-tuning-lookback.json):
+  // int32 128 x 16 with 8 blocks (59 registers) 1.071x, 256 x 16 with 4
+  // 1.071x, 192 x 16 with 5 1.082x, 128 x 24 with 8 (spilling) 1.139x,
+  // 256 x 12 with 4 1.178x, 16-byte direct loads 1.352x; double 128 x 16 with
+  // 6 blocks (78 registers) 0.973x, 256 x 8 with 4 1.051x, 128 x 8 with 8
+  // 1.065x. Two blocks of 256 x 16 per SM (102 registers) took 1.43x (int32).
+  // Wider values: 64 bytes per thread and a tile within 32 KB of shared
+  // memory (the static limit is 48 KB).
+  static constexpr int items_per_thread =
+      sizeof(AccT) <= 8 ? 16 : sizeof(AccT) >= 64 ? 1 : int(64 / sizeof(AccT));
   static constexpr int block_threads = [] {
+    if (sizeof(AccT) <= 8) return 128;
     int threads = 256;
     while (threads > 32 && threads * items_per_thread * sizeof(AccT) > 32768) threads /= 2;
     return threads;
   }();
-  // Blocks per SM the register allocation must allow (__launch_bounds__).
-  static constexpr int min_blocks_per_sm = 1;
+  static constexpr int min_blocks_per_sm = sizeof(AccT) <= 4 ? 8 : sizeof(AccT) <= 8 ? 6 : 1;
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
   // Look-back pacing: a wait before the first poll, and the back-off between
   // polls while a predecessor's status is not yet published.
   // H100, inclusive sum at 2^24..2^28 (--tuning): 1200/500 ns gave 1.17x CUB's
-  // time for int32 and 1.55x for double, against 1.51x/2.15x with no delay.
+  // time for int32 and 1.55x for double, against 1.51x/2.15x with no delay
+  // (256 x 16 tiles, 2 blocks per SM). Re-checked on the 128 x 16 tiles at
+  // 2^28, int32 (h100-sxm-80gb-tuning-lookback-pacing.json): 1200/500 1.068x,
+  // 800/400 1.130x, 1600/600 1.068x, 1200/250 1.074x, 1200/1000 1.069x.
   static constexpr unsigned first_poll_delay_ns = 1200;
   static constexpr unsigned spin_nanoseconds = 500;
-  // How tiles reach the blocked arrangement (see tile_io). Same sweep: the
-  // warp transposition beat direct 16-byte vectors (1.42x vs 1.51x, int32).
+  // Grids below this many tiles poll at once and without back-off: few tiles
+  // make little polling traffic, and every wait is latency (CUB: 500).
+  static constexpr unsigned paced_grid = 500;
+  // Polls of a silent predecessor before the warp reduces its tile itself
+  // (the progress guarantee; see decoupled_lookback.cuh). A running
+  // predecessor publishes within a few microseconds of starting; about 30 us
+  // of polls keeps recomputation to tiles whose block is not running.
+  static constexpr int polls_before_fallback = 60;
+  // How tiles reach the blocked arrangement (see tile_io): the warp
+  // transposition beat direct 16-byte vectors, 1.071x against 1.352x (int32,
+  // 128 x 16, 2^28).
   static constexpr tile_io io = tile_io::warp_transpose;
-  // Resident blocks that loop over tiles, rather than one block per tile:
-  // slower in every variant measured (see decoupled_lookback.cuh).
-  static constexpr bool persistent_grid = false;
+  // Tests only: block b scans the last tile but b, so that the hardware's
+  // in-order start runs successors before their predecessors.
+  static constexpr bool reversed_tiles = false;
 };
 
 }  // namespace cascade::detail

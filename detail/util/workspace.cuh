@@ -1,50 +1,52 @@
 #pragma once
 // Persistent device memory per (device, stream) for the single-launch
 // algorithms, so that a call needs no allocation and no clearing launch:
-//
-//  - counters: words that every kernel using them leaves as it found them
-//    (a last-arriving block restores them), so they are valid for the next
-//    call on the same stream. Calls on one stream run in order, so one set
-//    per stream suffices; different streams never share.
-//  - status: the look-back scan's tile status words, grown on demand
-//    (stream-ordered) and never cleared between calls: the words carry the
-//    epoch of the launch that wrote them, which advances every launch, and
-//    this memory never holds anything else.
-//  - partials: the reduce's chunk partials, grown on demand.
+// tagged status words (see primitives/tile_status.cuh), one region per word
+// layout, grown on demand (stream-ordered) and never cleared between calls.
+// A launch tags its words with a fresh epoch (the region's launch count), so
+// words left by earlier launches read as "not yet"; a region never holds
+// anything but words of its layout. Values too large for a word sit in a
+// region of their own.
 //
 // A stream being captured into a graph gets none: replays would reuse one
-// epoch. Callers fall back to per-call temporaries cleared by a memset node.
+// epoch. launch_status falls back to per-call temporaries cleared by a memset
+// node.
 
+#include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <initializer_list>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace cascade::detail {
-
-enum workspace_counter : int {
-  reduce_done_ticket = 0,  // blocks finished; the last one resets it
-  scan_tile_ticket = 2,    // 64-bit: epoch << 32 | next tile (2 words)
-  workspace_counters = 4
-};
 
 struct growable {
   void* ptr = nullptr;
   std::size_t bytes = 0;
 };
 
+// One status layout's words, the launches that used them (the next epoch),
+// and the values beside them where the layout needs that.
+struct status_region {
+  growable words;
+  growable values;
+  std::atomic<std::uint64_t> launches{0};
+};
+
 struct workspace {
-  unsigned* counters = nullptr;  // workspace_counters words
-  growable status;
-  growable partials;
-  std::uint64_t scan_launches = 0;  // to clear the status words when the epoch tag wraps
+  status_region status[kStatusLayouts];
 };
 
 inline bool stream_is_capturing(cudaStream_t stream) {
@@ -53,20 +55,32 @@ inline bool stream_is_capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
-// Makes `g` at least `bytes` large, zeroed when (re)allocated. Stream order
+// Makes each region at least its size, zeroed when (re)allocated; all or
+// nothing: if an allocation fails, the regions are as they were. Stream order
 // frees the old memory after the kernels that use it.
-inline void grow(growable& g, std::size_t bytes, int device, cudaStream_t stream) {
-  if (g.bytes >= bytes) return;
-  const std::size_t size = bytes + bytes / 2;
-  if (g.ptr != nullptr) check(cudaFreeAsync(g.ptr, stream), "cudaFreeAsync");
-  g = growable{};
-  check(cudaMallocFromPoolAsync(&g.ptr, size, temporary_pool(device), stream), "cudaMallocFromPoolAsync");
-  check(cudaMemsetAsync(g.ptr, 0, size, stream), "cudaMemsetAsync");
-  g.bytes = size;
+inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted, int device, cudaStream_t stream) {
+  std::vector<std::pair<growable*, growable>> fresh;
+  try {
+    for (const auto& [g, bytes] : wanted) {
+      if (g->bytes >= bytes) continue;
+      growable n;
+      n.bytes = bytes + bytes / 2;
+      check(cudaMallocFromPoolAsync(&n.ptr, n.bytes, temporary_pool(device), stream), "cudaMallocFromPoolAsync");
+      fresh.emplace_back(g, n);
+    }
+  } catch (...) {
+    for (auto& [g, n] : fresh) (void)cudaFreeAsync(n.ptr, stream);
+    throw;
+  }
+  for (auto& [g, n] : fresh) {
+    check(cudaMemsetAsync(n.ptr, 0, n.bytes, stream), "cudaMemsetAsync");
+    if (g->ptr != nullptr) check(cudaFreeAsync(g->ptr, stream), "cudaFreeAsync");
+    *g = n;
+  }
 }
 
 // The workspace of `stream` on the current device; nullptr while the stream
-// is being captured. The caller grows the region it uses (grow()).
+// is being captured.
 inline workspace* stream_workspace(cudaStream_t stream) {
   if (stream_is_capturing(stream)) return nullptr;
   // The legacy and per-thread default streams are one handle for many
@@ -78,13 +92,43 @@ inline workspace* stream_workspace(cudaStream_t stream) {
   static std::mutex mutex;
   static std::map<key_t, workspace> spaces;  // lives for the process, like the pool
   std::lock_guard<std::mutex> lock(mutex);
-  workspace& w = spaces[key];
-  if (w.counters == nullptr) {
-    growable counters;
-    grow(counters, workspace_counters * sizeof(unsigned), device, stream);
-    w.counters = static_cast<unsigned*>(counters.ptr);
-  }
-  return &w;
+  return &spaces[key];
 }
+
+// Status words for `count` tiles or chunks of one launch on `stream`, under
+// a fresh epoch: the stream's own (cleared only when the epoch wraps), or,
+// while the stream is being captured, temporaries cleared by a memset node,
+// so that every replay starts from zeros with epoch 1. Keep it alive until
+// the kernel is launched.
+template <class AccT>
+class launch_status {
+ public:
+  using status_t = tile_status<AccT>;
+
+  launch_status(offset_t count, cudaStream_t stream) {
+    const std::size_t word_bytes = status_t::word_bytes(count);
+    const std::size_t value_bytes = status_t::value_bytes(count);
+    if (workspace* w = stream_workspace(stream)) {
+      status_region& region = w->status[static_cast<int>(status_layout_for<AccT>)];
+      const int device = current_device();
+      grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, device, stream);
+      const unsigned epoch = static_cast<unsigned>(++region.launches & kEpochMask);
+      if (epoch == 0) check(cudaMemsetAsync(region.words.ptr, 0, region.words.bytes, stream), "cudaMemsetAsync");
+      words_ = status_t::at(region.words.ptr, region.values.ptr, epoch);
+    } else {
+      temporary_layout layout;
+      const std::size_t words_at = layout.add<char>(word_bytes);
+      const std::size_t values_at = layout.add<char>(value_bytes);
+      temp_ = std::make_unique<temporary_buffer>(layout.bytes(), stream);
+      check(cudaMemsetAsync(temp_->at<char>(words_at), 0, word_bytes, stream), "cudaMemsetAsync");
+      words_ = status_t::at(temp_->at<char>(words_at), temp_->at<char>(values_at), 1);
+    }
+  }
+  status_t words() const { return words_; }
+
+ private:
+  status_t words_{};
+  std::unique_ptr<temporary_buffer> temp_;
+};
 
 }  // namespace cascade::detail

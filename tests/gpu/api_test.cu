@@ -5,6 +5,7 @@
 #include "suites.cuh"
 
 #include <cascade/detail/reduce/single_pass.cuh>
+#include <cascade/detail/scan/decoupled_lookback.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
 #include <thrust/equal.h>
@@ -309,7 +310,7 @@ TEST_F(Api, GraphCaptureAndReplay) {
   CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
-// Many launches on one stream reuse its ticket and status words without
+// Many launches on one stream reuse its counters and status words without
 // clearing them: results stay right call after call.
 TEST_F(Api, BackToBackCallsReuseTheStreamWorkspace) {
   const std::vector<affine> h = random_input<affine, compose>((1 << 20) + 9, 71);
@@ -323,6 +324,59 @@ TEST_F(Api, BackToBackCallsReuseTheStreamWorkspace) {
     ASSERT_EQ(r, want.back()) << "call " << call;
     ASSERT_EQ(to_host(out), want) << "call " << call;
   }
+}
+
+// ------------------------------------------- look-back progress ----------
+// Small tiles (64 threads x 2 items), so that far more blocks than can be
+// resident are launched, and a short wait before a silent predecessor's tile
+// is recomputed.
+template <class AccT, bool Reversed, int Polls>
+struct progress_tuning : cascade::detail::lookback_scan_tuning<AccT> {
+  static constexpr int block_threads = 64;
+  static constexpr int items_per_thread = 2;
+  static constexpr unsigned first_poll_delay_ns = 0;
+  static constexpr unsigned spin_nanoseconds = 100;
+  static constexpr int polls_before_fallback = Polls;
+  static constexpr bool reversed_tiles = Reversed;
+};
+
+template <class Tuning, class T, class Op>
+void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
+  const std::vector<T> h = random_input<T, Op>(n, seed);
+  const auto d = to_device(h);
+  thrust::device_vector<T> out(n);
+  for (const bool exclusive : {false, true}) {
+    poison(out);
+    const T init = h[n / 2];
+    cascade::detail::decoupled_lookback::run_tuned<Tuning>(d.data().get(), static_cast<std::int64_t>(n),
+                                                           out.data().get(),
+                                                           cascade::detail::scan_mode<T>{init, exclusive, exclusive},
+                                                           op, nullptr);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    const auto want = host_scan(h, exclusive ? scan_kind::exclusive : scan_kind::inclusive, init, op);
+    ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive");
+  }
+}
+
+// Block b scans the last tile but b: the blocks the hardware starts first
+// wait for predecessors that cannot start until they finish. The scan still
+// completes, and right, for each status layout (4-, 8- and 12-byte values).
+TEST_F(Api, LookbackProgressDoesNotDependOnBlockOrder) {
+  int sms = 0;
+  CASCADE_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t tiles = std::size_t(sms) * 32 * 3;  // 32: the most blocks an SM holds
+  const std::size_t n = tiles * 128 - 37;
+  check_lookback_scan<progress_tuning<int, true, 4>, int>(n, plus{}, 81);
+  check_lookback_scan<progress_tuning<affine, true, 4>, affine>(n, compose{}, 82);
+  check_lookback_scan<progress_tuning<triple, true, 4>, triple>(n, triple_plus{}, 83);
+}
+
+// A predecessor's aggregate recomputed by the waiting warp equals the one it
+// publishes: with a single poll, most look-backs recompute most of a window.
+TEST_F(Api, LookbackRecomputedAggregatesAreExact) {
+  check_lookback_scan<progress_tuning<int, false, 1>, int>(2'000'003, plus{}, 84);
+  check_lookback_scan<progress_tuning<affine, false, 1>, affine>(1'000'003, compose{}, 85);
+  check_lookback_scan<progress_tuning<triple, false, 1>, triple>(300'007, triple_plus{}, 86);
 }
 
 // ------------------------------------------------------ beyond 2^31 ---------

@@ -1,0 +1,164 @@
+#pragma once
+// Per-tile status for the decoupled look-back (Merrill & Garland 2016): each
+// tile publishes its aggregate (state A), then its inclusive prefix (state P).
+// The single-pass reduce publishes its chunk partials the same way.
+//
+// Status words are never cleared between launches: each carries the epoch of
+// the launch that wrote it (30 bits) beside its state (2 bits), and a word of
+// another epoch reads as "not yet". The host numbers the launches. A region of
+// status words only ever holds words of its own layout (or zeros: epoch 0 /
+// state 0 = "not yet"), so stale bits are never mistaken for a tag.
+//
+// Values of at most 8 bytes travel in one word with their tag (8 bytes for
+// values up to 4, 16 for values up to 8), written and read by single
+// relaxed accesses, so a reader sees value and tag together. Larger values
+// sit in a region of their own beside a 32-bit tag: written, then released;
+// read after an acquire, from L2 (neighbouring tiles share cache lines, so L1
+// may hold a stale copy).
+
+#include <cascade/detail/util/iterator.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/cstdint>
+#include <cuda/std/cstring>
+
+namespace cascade::detail {
+
+enum tile_state : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_prefix = 2 };
+
+inline constexpr unsigned kEpochMask = (1u << 30) - 1;
+
+// The 32-bit tag of a status word: epoch and state.
+__host__ __device__ constexpr unsigned status_tag(unsigned epoch, tile_state state) {
+  return ((epoch & kEpochMask) << 2) | state;
+}
+__device__ __forceinline__ tile_state state_in(unsigned tag, unsigned epoch) {
+  return (tag >> 2) == (epoch & kEpochMask) ? static_cast<tile_state>(tag & 3u) : tile_invalid;
+}
+
+// The three layouts; the host keeps one region per layout.
+enum class status_layout : int { packed8 = 0, packed16 = 1, split = 2 };
+inline constexpr int kStatusLayouts = 3;
+
+template <class AccT>
+inline constexpr status_layout status_layout_for =
+    sizeof(AccT) <= 4 ? status_layout::packed8 : sizeof(AccT) <= 8 ? status_layout::packed16 : status_layout::split;
+
+// One word: the value's bits and the tag (in the word's last 4 bytes).
+__device__ __forceinline__ unsigned long long make_word(unsigned tag, unsigned long long bits, unsigned long long) {
+  return (static_cast<unsigned long long>(tag) << 32) | bits;
+}
+__device__ __forceinline__ ulonglong2 make_word(unsigned tag, unsigned long long bits, ulonglong2) {
+  return {bits, static_cast<unsigned long long>(tag) << 32};
+}
+__device__ __forceinline__ unsigned tag_of(unsigned long long w) { return static_cast<unsigned>(w >> 32); }
+__device__ __forceinline__ unsigned tag_of(ulonglong2 w) { return static_cast<unsigned>(w.y >> 32); }
+__device__ __forceinline__ unsigned long long bits_of(unsigned long long w) { return w & 0xffffffffull; }
+__device__ __forceinline__ unsigned long long bits_of(ulonglong2 w) { return w.x; }
+
+__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long w) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
+}
+__device__ __forceinline__ void store_relaxed(ulonglong2* p, ulonglong2 w) {
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.x), "l"(w.y) : "memory");
+}
+__device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long* p) {
+  unsigned long long w;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(p) : "memory");
+  return w;
+}
+__device__ __forceinline__ ulonglong2 load_relaxed(const ulonglong2* p) {
+  ulonglong2 w;
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(p) : "memory");
+  return w;
+}
+
+// Polls until `ready(state)` or `polls` polls have passed: a predecessor that
+// has published nothing by then may not be running at all.
+template <class Poll>
+__device__ __forceinline__ tile_state poll_state(Poll poll, unsigned spin_ns, int polls) {
+  tile_state state = poll();
+  for (int i = 1; state == tile_invalid && i < polls; ++i) {
+    __nanosleep(spin_ns);
+    state = poll();
+  }
+  return state;
+}
+
+template <class AccT, status_layout Layout = status_layout_for<AccT>>
+struct tile_status {
+  using word_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned long long, ulonglong2>;
+  using bits_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned, unsigned long long>;
+  static_assert(sizeof(AccT) <= sizeof(bits_t));
+
+  word_t* words;
+  unsigned epoch;
+
+  static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(word_t) * tiles; }
+  static constexpr std::size_t value_bytes(offset_t) { return 0; }
+  __host__ __device__ static tile_status at(void* word_memory, void*, unsigned epoch) {
+    return {static_cast<word_t*>(word_memory), epoch};
+  }
+
+  __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
+    bits_t bits = 0;
+    ::cuda::std::memcpy(&bits, &value, sizeof(AccT));
+    store_relaxed(words + tile, make_word(status_tag(epoch, state), bits, word_t{}));
+  }
+
+  // The tile's state now, and its value if it has published one.
+  __device__ tile_state peek(offset_t tile, AccT& value) const {
+    const word_t w = load_relaxed(words + tile);
+    const bits_t bits = static_cast<bits_t>(bits_of(w));
+    ::cuda::std::memcpy(&value, &bits, sizeof(AccT));
+    return state_in(tag_of(w), epoch);
+  }
+
+  // The tile's state and value; tile_invalid if it published nothing within `polls` polls.
+  __device__ tile_state wait(offset_t tile, AccT& value, unsigned spin_ns, int polls) const {
+    return poll_state([&] { return peek(tile, value); }, spin_ns, polls);
+  }
+};
+
+template <class AccT>
+struct tile_status<AccT, status_layout::split> {
+  // Values padded to whole 4-byte words, so they can be read word by word from L2.
+  struct alignas(alignof(AccT) > 4 ? alignof(AccT) : 4) slot {
+    AccT value;
+  };
+  static constexpr int slot_words = sizeof(slot) / 4;
+
+  unsigned* tags;
+  slot* values;  // tile t: aggregate at 2t, inclusive prefix at 2t + 1
+  unsigned epoch;
+
+  static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(unsigned) * tiles; }
+  static constexpr std::size_t value_bytes(offset_t tiles) { return 2 * sizeof(slot) * tiles; }
+  __host__ __device__ static tile_status at(void* word_memory, void* value_memory, unsigned epoch) {
+    return {static_cast<unsigned*>(word_memory), static_cast<slot*>(value_memory), epoch};
+  }
+
+  __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
+    values[2 * tile + (state == tile_prefix)].value = value;
+    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> tag(tags[tile]);
+    tag.store(status_tag(epoch, state), ::cuda::memory_order_release);
+  }
+
+  __device__ tile_state peek(offset_t tile, AccT& value) const {
+    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> tag(tags[tile]);
+    const tile_state state = state_in(tag.load(::cuda::memory_order_acquire), epoch);
+    if (state == tile_invalid) return state;
+    const slot* source = values + 2 * tile + (state == tile_prefix);
+    unsigned words[slot_words];
+#pragma unroll
+    for (int w = 0; w < slot_words; ++w) words[w] = __ldcg(reinterpret_cast<const unsigned*>(source) + w);
+    ::cuda::std::memcpy(&value, words, sizeof(AccT));
+    return state;
+  }
+
+  __device__ tile_state wait(offset_t tile, AccT& value, unsigned spin_ns, int polls) const {
+    return poll_state([&] { return peek(tile, value); }, spin_ns, polls);
+  }
+};
+
+}  // namespace cascade::detail
