@@ -6,10 +6,12 @@
 
 Sections: harris-4194304, harris-268435456, block-size, block-tree,
 reduce-strategies-int32, reduce-strategies-float, scan-strategies-<type>,
-scan-block-size, seed003, host-return, iterators, read-limit.
+scan-block-size, seed003, host-return, iterators, read-limit, copy-limit,
+ratio-<algorithm>.
 Results are the files in benchmarks/results/ named after the GPU: <gpu>.json
-(the full run), -scan-final.json (the automatic scan at its final commit),
--seed003.json, -tuning.json and -block-sizes.json.
+(the full run), -automatic.json (the automatic reduce and scans against CUB at
+the final commit: host-return, iterators, read-limit, copy-limit, ratio-*),
+-seed003.json, -tuning*.json and -block-sizes.json.
 """
 import json
 import math
@@ -151,11 +153,32 @@ def iterators(m):
 def read_limit(m):
     rows = []
     for t, size in [("int32", 4), ("int64", 8), ("float", 4), ("double", 8)]:
-        for n in [1 << 24, 1 << 26, 1 << 28]:
+        for n in sorted({i[3] for i in m if i[0] == "reduce" and i[1] == "cascade" and i[2] == t and i[3] >= 1 << 24}):
             c, cub, lim = (us(m[("reduce", i, t, n)]) for i in ["cascade", "cub", "read_limit"])
             rows.append([t, n, f"{c:.1f}", f"{gbps(size * n, c):.0f}", f"{100 * lim / c:.1f}%", f"{100 * lim / cub:.1f}%",
                          f"{c / cub:.3f}"])
     return table(["type", "n", "cascade us", "GB/s", "% read limit", "CUB % read limit", "cascade/CUB"], rows)
+
+
+def copy_limit(m):
+    rows = []
+    for alg in ["inclusive_scan", "exclusive_scan"]:
+        for t, size in [("int32", 4), ("float", 4), ("int64", 8), ("double", 8)]:
+            for n in sorted({i[3] for i in m if i[0] == alg and i[1] == "cascade" and i[2] == t and i[3] >= 1 << 24}):
+                c, cub, lim = (us(m[(alg, i, t, n)]) for i in ["cascade", "cub", "copy_limit"])
+                rows.append([alg, t, n, f"{c:.1f}", f"{gbps(2 * size * n, c):.0f}", f"{100 * lim / c:.1f}%",
+                             f"{100 * lim / cub:.1f}%", f"{c / cub:.3f}"])
+    return table(["scan", "type", "n", "cascade us", "GB/s", "% copy", "CUB % copy", "cascade/CUB"], rows)
+
+
+def ratio(m, alg):
+    types = ["int32", "int64", "float", "double"]
+    ns = sorted({i[3] for i in m if i[0] == alg and i[1] == "cascade"})
+    rows = []
+    for n in ns:
+        rows.append([n] + [f"{us(m[(alg, 'cascade', t, n)]) / us(m[(alg, 'cub', t, n)]):.2f}"
+                           if (alg, "cascade", t, n) in m and (alg, "cub", t, n) in m else "" for t in types])
+    return table(["n"] + types, rows)
 
 
 def plots(results, out):
@@ -194,9 +217,10 @@ def plots(results, out):
         fig.tight_layout()
         fig.savefig(out / path, dpi=110)
 
-    ratio_plot(["reduce"], "performance-reduce-ratio.png", "reduce: cascade / CUB (H100)")
-    ratio_plot(["inclusive_scan"], "performance-scan-ratio.png", "inclusive scan: cascade / CUB (H100)",
-               medians(results / f"{GPU}-scan-final.json"))
+    automatic = medians(results / f"{GPU}-automatic.json")
+    ratio_plot(["reduce"], "performance-reduce-ratio.png", "reduce: cascade / CUB (H100)", automatic)
+    ratio_plot(["inclusive_scan", "exclusive_scan"], "performance-scan-ratio.png", "scans: cascade / CUB (H100)",
+               automatic)
     for t in ["int32", "float"]:
         gbps_plot("reduce", [f"cascade.{s}" for s in SEEDS] + ["cascade", "cub", "read_limit"], t, 4,
                   f"reduce-strategies-{t}.png", f"reduce strategies, {t} (H100)")
@@ -227,11 +251,15 @@ def main():
     elif section == "seed003":
         print(seed003(medians(results / f"{GPU}-seed003.json")))
     elif section == "host-return":
-        print(host_return(m))
+        print(host_return(medians(results / f"{GPU}-automatic.json")))
     elif section == "iterators":
-        print(iterators(m))
+        print(iterators(medians(results / f"{GPU}-automatic.json")))
     elif section == "read-limit":
-        print(read_limit(m))
+        print(read_limit(medians(results / f"{GPU}-automatic.json")))
+    elif section == "copy-limit":
+        print(copy_limit(medians(results / f"{GPU}-automatic.json")))
+    elif section.startswith("ratio-"):
+        print(ratio(medians(results / f"{GPU}-automatic.json"), section[len("ratio-"):]))
     else:
         sys.exit(f"unknown section {section}")
 

@@ -3,7 +3,7 @@
 // chose the constants in detail/tuning/; see docs/performance.md.
 //
 //   reduce/tune.t<threads>.r<rows>.m<min blocks>.c<max chunks>/<type>/<n>
-//   inclusive_scan/tune.t<threads>.i<items>.m<min blocks>/<type>/<n>
+//   inclusive_scan/tune.t<threads>.i<items>.d<first poll ns>.s<poll spacing ns>.m<min blocks>/<type>/<n>
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -30,20 +30,18 @@ struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
 
 using cascade::detail::tile_io;
 
-template <class T, int Threads, int Items, int MinBlocks, bool Persistent, tile_io Io = tile_io::warp_transpose,
-          unsigned FirstPoll = 1200, unsigned Spin = 500>
+template <class T, int Threads, int Items, unsigned FirstPoll = 1200, unsigned Spin = 500, int MinBlocks = 1,
+          tile_io Io = tile_io::warp_transpose>
 struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
+  static constexpr tile_io io = Io;
   static constexpr int block_threads = Threads;
   static constexpr int items_per_thread = Items;
   static constexpr int min_blocks_per_sm = MinBlocks;
-  static constexpr bool persistent_grid = Persistent;
-  static constexpr tile_io io = Io;
   static constexpr unsigned first_poll_delay_ns = FirstPoll;
   static constexpr unsigned spin_nanoseconds = Spin;
   static std::string name() {
-    return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".m" + std::to_string(MinBlocks) +
-           (Persistent ? ".persistent" : ".grid") + (Io == tile_io::direct ? ".direct" : ".warp") + ".d" +
-           std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
+    return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".d" + std::to_string(FirstPoll) +
+           ".s" + std::to_string(Spin) + ".m" + std::to_string(MinBlocks) + (Io == tile_io::direct ? ".direct" : "");
   }
 };
 
@@ -82,14 +80,21 @@ void register_type(const options& opt, const char* type_name) {
                     reduce_variant<T, 256, 8, 1, 2048>, reduce_variant<T, 128, 4, 1, 2048>,
                     reduce_variant<T, 512, 4, 1, 2048>, reduce_variant<T, 256, 4, 1, 512>,
                     reduce_variant<T, 256, 4, 1, 8192>, reduce_variant<T, 256, 4, 1, 32768>>(opt, type_name);
-  constexpr int items = cascade::detail::lookback_scan_tuning<T>::items_per_thread;
-  register_variants<inclusive_scan_t, T,  //
-                    scan_variant<T, 256, items, 1, false>, scan_variant<T, 256, items, 1, true>,
-                    scan_variant<T, 256, items, 3, true>, scan_variant<T, 256, items, 4, true>,
-                    scan_variant<T, 128, items, 6, true>, scan_variant<T, 512, items, 2, true>,
-                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 2000, 500>,
-                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 1200, 1000>,
-                    scan_variant<T, 256, items, 1, true, tile_io::warp_transpose, 600, 250>>(opt, type_name);
+  // Tile shapes with the blocks per SM that __launch_bounds__ must allow
+  // (which caps registers: 65536 / (threads x blocks)), around CUB's sm_90
+  // choices (4-byte: 128 x 24, 8-byte: 224 x 24, both at about 64 registers).
+  if constexpr (sizeof(T) == 4) {
+    register_variants<inclusive_scan_t, T,  //
+                      scan_variant<T, 128, 16, 1200, 500, 8>, scan_variant<T, 192, 16, 1200, 500, 5>,
+                      scan_variant<T, 256, 12, 1200, 500, 4>, scan_variant<T, 128, 24, 1200, 500, 8>,
+                      scan_variant<T, 256, 16, 1200, 500, 4>, scan_variant<T, 192, 16, 1600, 600, 5>,
+                      scan_variant<T, 128, 16, 1200, 500, 8, tile_io::direct>>(opt, type_name);
+  } else {
+    register_variants<inclusive_scan_t, T,  //
+                      scan_variant<T, 128, 16, 1200, 500, 6>, scan_variant<T, 192, 8, 1200, 500, 5>,
+                      scan_variant<T, 128, 8, 1200, 500, 8>, scan_variant<T, 256, 8, 1200, 500, 4>,
+                      scan_variant<T, 128, 16, 1600, 600, 6>>(opt, type_name);
+  }
 }
 
 // Host-side cost of the calls a cascade launch makes, and of whole launches
