@@ -31,9 +31,10 @@ struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
 using cascade::detail::tile_io;
 
 template <class T, int Threads, int Items, unsigned FirstPoll = 1200, unsigned Spin = 500, int MinBlocks = 1,
-          tile_io Io = tile_io::warp_transpose>
+          int Windows = 4, tile_io Io = tile_io::warp_transpose>
 struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   static constexpr tile_io io = Io;
+  static constexpr int lookback_windows = Windows;
   static constexpr int block_threads = Threads;
   static constexpr int items_per_thread = Items;
   static constexpr int min_blocks_per_sm = MinBlocks;
@@ -41,7 +42,8 @@ struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   static constexpr unsigned spin_nanoseconds = Spin;
   static std::string name() {
     return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".d" + std::to_string(FirstPoll) +
-           ".s" + std::to_string(Spin) + ".m" + std::to_string(MinBlocks) + (Io == tile_io::direct ? ".direct" : "");
+           ".s" + std::to_string(Spin) + ".m" + std::to_string(MinBlocks) + ".w" + std::to_string(Windows) +
+           (Io == tile_io::direct ? ".direct" : "");
   }
 };
 
@@ -85,15 +87,18 @@ void register_type(const options& opt, const char* type_name) {
   // choices (4-byte: 128 x 24, 8-byte: 224 x 24, both at about 64 registers).
   if constexpr (sizeof(T) == 4) {
     register_variants<inclusive_scan_t, T,  //
-                      scan_variant<T, 128, 16, 1200, 500, 8>, scan_variant<T, 192, 16, 1200, 500, 5>,
-                      scan_variant<T, 256, 12, 1200, 500, 4>, scan_variant<T, 128, 24, 1200, 500, 8>,
-                      scan_variant<T, 256, 16, 1200, 500, 4>, scan_variant<T, 192, 16, 1600, 600, 5>,
-                      scan_variant<T, 128, 16, 1200, 500, 8, tile_io::direct>>(opt, type_name);
+                      scan_variant<T, 128, 24, 1200, 500, 8>, scan_variant<T, 64, 32, 1200, 500, 14>,
+                      scan_variant<T, 128, 32, 1200, 500, 6>, scan_variant<T, 128, 16, 1200, 500, 8>,
+                      scan_variant<T, 256, 12, 1200, 500, 4>, scan_variant<T, 128, 24, 1600, 600, 8>,
+                      scan_variant<T, 128, 24, 800, 400, 8>, scan_variant<T, 128, 16, 1200, 500, 8, 2>,
+                      scan_variant<T, 128, 16, 1200, 500, 8, 4>, scan_variant<T, 128, 16, 1200, 500, 8, 8>,
+                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::direct>>(opt, type_name);
   } else {
     register_variants<inclusive_scan_t, T,  //
-                      scan_variant<T, 128, 16, 1200, 500, 6>, scan_variant<T, 192, 8, 1200, 500, 5>,
-                      scan_variant<T, 128, 8, 1200, 500, 8>, scan_variant<T, 256, 8, 1200, 500, 4>,
-                      scan_variant<T, 128, 16, 1600, 600, 6>>(opt, type_name);
+                      scan_variant<T, 128, 24, 1200, 500, 5>, scan_variant<T, 128, 16, 1200, 500, 6>,
+                      scan_variant<T, 128, 24, 1200, 500, 6>, scan_variant<T, 128, 20, 1200, 500, 6>,
+                      scan_variant<T, 128, 24, 1600, 600, 5>, scan_variant<T, 128, 24, 800, 400, 5>,
+                      scan_variant<T, 128, 16, 1200, 500, 6, 4>>(opt, type_name);
   }
 }
 

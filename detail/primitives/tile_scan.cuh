@@ -14,6 +14,8 @@
 #include <cascade/detail/primitives/load.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
+#include <type_traits>
+
 namespace cascade::detail {
 
 // What to compute: inclusive or exclusive, with or without an initial value
@@ -58,10 +60,29 @@ struct tile_scan_storage {
     return 32 % Items == 0 ? k : padded(lane * Items + k);
   }
 
+  // 16-byte vectors of items: whole tiles between aligned pointers of AccT
+  // itself move as vectors, each warp's exchange being a whole number of them.
+  static constexpr int vector_items = 16 % sizeof(AccT) == 0 && sizeof(AccT) < 16 ? int(16 / sizeof(AccT)) : 1;
+  static constexpr bool vectorizable = vector_items > 1 && Items % vector_items == 0 &&
+                                       (warp_slots * sizeof(AccT)) % 16 == 0;
+  struct alignas(16) vector_t {
+    AccT v[vector_items];
+  };
+  // Vector v of a warp's segment sits at v ^ ((v / 8) % 8): a lane's vectors
+  // (read by 8-lane phases at a stride of Items / vector_items) and the
+  // warp's coalesced vectors both spread over all eight 16-byte bank groups.
+  __host__ __device__ static constexpr int swizzled(int v) { return v ^ ((v >> 3) & 7); }
+
   block_scan_storage<BlockThreads / 32, AccT> scan;
   uninitialized_array<maybe<AccT>, 1> prefix;
-  uninitialized_array<AccT, (BlockThreads / 32) * warp_slots + 1> exchange;
+  alignas(16) uninitialized_array<AccT, (BlockThreads / 32) * warp_slots + 1> exchange;
 };
+
+// Whether a tile can move between `It` and registers as 16-byte vectors
+// (a pointer to AccT itself; aligned16 decides at run time).
+template <class Storage, class AccT, class It>
+inline constexpr bool vector_io_v =
+    Storage::vectorizable && std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, AccT>;
 
 // Moves a warp's segment of a tile between memory and the threads' blocked
 // registers. `count` is this thread's number of valid items; `warp_valid` the
@@ -81,6 +102,25 @@ __device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp
   } else {
     const int lane = lane_id();
     AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+    if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
+      if (aligned16(in)) {
+        using vector_t = typename Storage::vector_t;
+        constexpr int per_thread = Items / Storage::vector_items;
+        vector_t* slots = reinterpret_cast<vector_t*>(ex);
+        const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
+#pragma unroll
+        for (int j = 0; j < per_thread; ++j) slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
+        __syncwarp();
+#pragma unroll
+        for (int q = 0; q < per_thread; ++q) {
+          const vector_t x = slots[Storage::swizzled(lane * per_thread + q)];
+#pragma unroll
+          for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = x.v[c];
+        }
+        __syncwarp();
+        return;
+      }
+    }
     const InIt from = in + (warp_first + lane);
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
@@ -103,6 +143,26 @@ __device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t w
   } else {
     const int lane = lane_id();
     AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+    if constexpr (Full && vector_io_v<Storage, AccT, OutIt>) {
+      if (aligned16(out)) {
+        using vector_t = typename Storage::vector_t;
+        constexpr int per_thread = Items / Storage::vector_items;
+        vector_t* slots = reinterpret_cast<vector_t*>(ex);
+#pragma unroll
+        for (int q = 0; q < per_thread; ++q) {
+          vector_t x;
+#pragma unroll
+          for (int c = 0; c < Storage::vector_items; ++c) x.v[c] = items[q * Storage::vector_items + c];
+          slots[Storage::swizzled(lane * per_thread + q)] = x;
+        }
+        __syncwarp();
+        vector_t* to = reinterpret_cast<vector_t*>(out + warp_first) + lane;
+#pragma unroll
+        for (int j = 0; j < per_thread; ++j) to[j * kWarpThreads] = slots[Storage::swizzled(j * kWarpThreads + lane)];
+        __syncwarp();
+        return;
+      }
+    }
     AccT* mine = Storage::blocked(ex, lane);
 #pragma unroll
     for (int k = 0; k < Items; ++k) mine[Storage::blocked_offset(lane, k)] = items[k];

@@ -73,18 +73,6 @@ __device__ __forceinline__ ulonglong2 load_relaxed(const ulonglong2* p) {
   return w;
 }
 
-// Polls until `ready(state)` or `polls` polls have passed: a predecessor that
-// has published nothing by then may not be running at all.
-template <class Poll>
-__device__ __forceinline__ tile_state poll_state(Poll poll, unsigned spin_ns, int polls) {
-  tile_state state = poll();
-  for (int i = 1; state == tile_invalid && i < polls; ++i) {
-    __nanosleep(spin_ns);
-    state = poll();
-  }
-  return state;
-}
-
 template <class AccT, status_layout Layout = status_layout_for<AccT>>
 struct tile_status {
   using word_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned long long, ulonglong2>;
@@ -112,11 +100,6 @@ struct tile_status {
     const bits_t bits = static_cast<bits_t>(bits_of(w));
     ::cuda::std::memcpy(&value, &bits, sizeof(AccT));
     return state_in(tag_of(w), epoch);
-  }
-
-  // The tile's state and value; tile_invalid if it published nothing within `polls` polls.
-  __device__ tile_state wait(offset_t tile, AccT& value, unsigned spin_ns, int polls) const {
-    return poll_state([&] { return peek(tile, value); }, spin_ns, polls);
   }
 };
 
@@ -154,10 +137,6 @@ struct tile_status<AccT, status_layout::split> {
     for (int w = 0; w < slot_words; ++w) words[w] = __ldcg(reinterpret_cast<const unsigned*>(source) + w);
     ::cuda::std::memcpy(&value, words, sizeof(AccT));
     return state;
-  }
-
-  __device__ tile_state wait(offset_t tile, AccT& value, unsigned spin_ns, int polls) const {
-    return poll_state([&] { return peek(tile, value); }, spin_ns, polls);
   }
 };
 

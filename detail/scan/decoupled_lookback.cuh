@@ -33,37 +33,60 @@
 namespace cascade::detail::decoupled_lookback {
 
 // The first warp of tile `tile` (> 0) finds the combination of every element
-// before the tile, init included; every lane returns it. `aggregate_of(t)`
-// (warp-collective) recomputes tile t's aggregate when t has published
-// nothing in time.
+// before the tile, init included; every lane returns it. Each round polls
+// Tuning::lookback_windows windows of 32 predecessors at once (the nearest
+// prefix is typically about a hundred tiles back, and each round is an L2
+// round trip), then combines them nearest first until one holds an inclusive
+// prefix. `aggregate_of(t)` (warp-collective) recomputes tile t's aggregate
+// when t has published nothing in time.
 template <class Tuning, class Status, class AccT, class Op, class Recompute>
 __device__ AccT look_back(const Status& status, offset_t tile, const maybe<AccT>& init, Op op,
                           Recompute aggregate_of) {
+  constexpr int windows = Tuning::lookback_windows;
   const int lane = lane_id();
+  const unsigned spin_ns = gridDim.x >= Tuning::paced_grid ? Tuning::spin_nanoseconds : 0;
   maybe<AccT> exclusive{};
   exclusive.has = false;
-  for (offset_t window_end = tile;; window_end -= kWarpThreads) {
-    const offset_t predecessor = window_end - kWarpThreads + lane;
-    AccT value;
-    tile_state state = tile_invalid;
-    const unsigned spin_ns = gridDim.x >= Tuning::paced_grid ? Tuning::spin_nanoseconds : 0;
-    if (predecessor >= 0) state = status.wait(predecessor, value, spin_ns, Tuning::polls_before_fallback);
-    // The closest predecessor holding an inclusive prefix ends the search;
-    // without one, the whole window's aggregates are combined.
-    const unsigned prefixes = __ballot_sync(kFullMask, state == tile_prefix);
-    const int first = prefixes ? 31 - __clz(prefixes) : static_cast<int>(max_of<offset_t>(0, kWarpThreads - window_end));
-    for (unsigned silent = __ballot_sync(kFullMask, state == tile_invalid) & (kFullMask << first); silent;
-         silent &= silent - 1) {
-      const int l = __ffs(silent) - 1;
-      const AccT recomputed = aggregate_of(window_end - kWarpThreads + l);
-      if (lane == l) value = recomputed;
+  for (offset_t end = tile;; end -= windows * kWarpThreads) {
+    // Window k holds the predecessors [end - 32 (k + 1), end - 32 k).
+    AccT value[windows];
+    tile_state state[windows];
+    auto poll = [&](bool first_poll) {
+      bool pending = false;
+#pragma unroll
+      for (int k = 0; k < windows; ++k) {
+        const offset_t predecessor = end - (k + 1) * kWarpThreads + lane;
+        if (first_poll) state[k] = tile_invalid;
+        if (predecessor >= 0 && state[k] == tile_invalid) {
+          state[k] = status.peek(predecessor, value[k]);
+          pending |= state[k] == tile_invalid;
+        }
+      }
+      return pending;
+    };
+    for (int polls = 1; poll(polls == 1) && polls < Tuning::polls_before_fallback; ++polls) __nanosleep(spin_ns);
+
+#pragma unroll
+    for (int k = 0; k < windows; ++k) {
+      const offset_t window_end = end - k * kWarpThreads;
+      // The closest predecessor holding an inclusive prefix ends the search;
+      // without one, the whole window's aggregates are combined.
+      const unsigned prefixes = __ballot_sync(kFullMask, state[k] == tile_prefix);
+      const int first =
+          prefixes ? 31 - __clz(prefixes) : static_cast<int>(max_of<offset_t>(0, kWarpThreads - window_end));
+      for (unsigned silent = __ballot_sync(kFullMask, state[k] == tile_invalid) & (kFullMask << first); silent;
+           silent &= silent - 1) {
+        const int l = __ffs(silent) - 1;
+        const AccT recomputed = aggregate_of(window_end - kWarpThreads + l);
+        if (lane == l) value[k] = recomputed;
+      }
+      const AccT window = warp_reduce_all(value[k], op, first, kWarpThreads);
+      exclusive.value = exclusive.has ? op(window, exclusive.value) : window;
+      exclusive.has = true;
+      if (prefixes) return exclusive.value;  // a prefix includes init
+      // Tile 0's aggregate, recomputed, ends the search without init.
+      if (window_end <= kWarpThreads) return init.has ? op(init.value, exclusive.value) : exclusive.value;
     }
-    const AccT window = warp_reduce_all(value, op, first, kWarpThreads);
-    exclusive.value = exclusive.has ? op(window, exclusive.value) : window;
-    exclusive.has = true;
-    if (prefixes) return exclusive.value;  // a prefix includes init
-    // Tile 0's aggregate, recomputed, ends the search without init.
-    if (window_end <= kWarpThreads) return init.has ? op(init.value, exclusive.value) : exclusive.value;
   }
 }
 

@@ -12,22 +12,22 @@ struct lookback_scan_tuning {
   // Tile shape and the blocks per SM that __launch_bounds__ must allow
   // (which caps registers at 65536 / (threads x blocks)). H100, --tuning,
   // inclusive sum at 2^28 against CUB (h100-sxm-80gb-tuning-lookback.json):
-  // int32 128 x 16 with 8 blocks (59 registers) 1.071x, 256 x 16 with 4
-  // 1.071x, 192 x 16 with 5 1.082x, 128 x 24 with 8 (spilling) 1.139x,
-  // 256 x 12 with 4 1.178x, 16-byte direct loads 1.352x; double 128 x 16 with
-  // 6 blocks (78 registers) 0.973x, 256 x 8 with 4 1.051x, 128 x 8 with 8
-  // 1.065x. Two blocks of 256 x 16 per SM (102 registers) took 1.43x (int32).
+  // int32 128 x 24 with 8 blocks (64 registers, 108 bytes spilled) 0.99x,
+  // 64 x 32 with 14 0.99x, 128 x 32 with 6 1.01x, 128 x 16 with 8 1.06x,
+  // 256 x 12 with 4 1.17x; double 128 x 24 with 5 blocks (96 registers)
+  // 0.94x, 128 x 16 with 6 0.97x, 128 x 24 with 6 (spilling 388 bytes)
+  // 1.05x. Two blocks of 256 x 16 per SM (102 registers) took 1.43x (int32).
   // Wider values: 64 bytes per thread and a tile within 32 KB of shared
   // memory (the static limit is 48 KB).
   static constexpr int items_per_thread =
-      sizeof(AccT) <= 8 ? 16 : sizeof(AccT) >= 64 ? 1 : int(64 / sizeof(AccT));
+      sizeof(AccT) <= 8 ? 24 : sizeof(AccT) >= 64 ? 1 : int(64 / sizeof(AccT));
   static constexpr int block_threads = [] {
     if (sizeof(AccT) <= 8) return 128;
     int threads = 256;
     while (threads > 32 && threads * items_per_thread * sizeof(AccT) > 32768) threads /= 2;
     return threads;
   }();
-  static constexpr int min_blocks_per_sm = sizeof(AccT) <= 4 ? 8 : sizeof(AccT) <= 8 ? 6 : 1;
+  static constexpr int min_blocks_per_sm = sizeof(AccT) <= 4 ? 8 : sizeof(AccT) <= 8 ? 5 : 1;
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
@@ -43,6 +43,11 @@ struct lookback_scan_tuning {
   // Grids below this many tiles poll at once and without back-off: few tiles
   // make little polling traffic, and every wait is latency (CUB: 500).
   static constexpr unsigned paced_grid = 500;
+  // Windows of 32 predecessors polled together per look-back round. More
+  // rounds are rarer (the nearest prefix is ~3.6 windows back at 2^28) but
+  // the extra polls cost more: int32 128 x 16 at 2^28, 1 window 1.06x CUB,
+  // 2 windows 1.10x, 4 1.19x, 8 1.29x.
+  static constexpr int lookback_windows = 1;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
   // predecessor publishes within a few microseconds of starting; about 30 us

@@ -128,7 +128,13 @@ void check_misaligned() {
     thrust::device_vector<T> out(n);
     poison(out);
     cascade::inclusive_scan(cascade::cuda, first, first + n, out.begin());
-    EXPECT_EQ(to_host(out), cub_scan(sub, scan_kind::inclusive, T{}, plus{}));
+    const std::vector<T> want = cub_scan(sub, scan_kind::inclusive, T{}, plus{});
+    EXPECT_EQ(to_host(out), want);
+    // And an aligned input scanned into a misaligned output.
+    thrust::device_vector<T> shifted(n + 16);
+    poison(shifted);
+    cascade::inclusive_scan(cascade::cuda, sub.begin(), sub.end(), shifted.data().get() + offset);
+    EXPECT_EQ(to_host(thrust::device_vector<T>(shifted.begin() + offset, shifted.begin() + offset + n)), want);
   }
 }
 TEST_F(Api, MisalignedPointers) {
