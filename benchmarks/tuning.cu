@@ -31,7 +31,7 @@ struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
 using cascade::detail::tile_io;
 
 template <class T, int Threads, int Items, unsigned FirstPoll = 1200, unsigned Spin = 500, int MinBlocks = 1,
-          int Windows = 4, tile_io Io = tile_io::warp_transpose>
+          int Windows = cascade::detail::lookback_scan_tuning<T>::lookback_windows, tile_io Io = tile_io::warp_transpose>
 struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   static constexpr tile_io io = Io;
   static constexpr int lookback_windows = Windows;
