@@ -12,13 +12,14 @@ struct lookback_scan_tuning {
   // Tile shape and the blocks per SM that __launch_bounds__ must allow
   // (which caps registers at 65536 / (threads x blocks)). H100, --tuning,
   // inclusive sum at 2^28 against CUB (h100-sxm-80gb-tuning-lookback.json):
-  // int32 128 x 24 with 8 blocks (64 registers, 108 bytes spilled) 0.99x,
-  // 64 x 32 with 14 0.99x, 128 x 32 with 6 1.01x, 128 x 16 with 8 1.06x,
-  // 256 x 12 with 4 1.17x; double 128 x 24 with 5 blocks (96 registers)
-  // 0.94x, 128 x 16 with 6 0.97x, 128 x 24 with 6 (spilling 388 bytes)
-  // 1.05x. Two blocks of 256 x 16 per SM (102 registers) took 1.43x (int32).
-  // Wider values: 64 bytes per thread and a tile within 32 KB of shared
-  // memory (the static limit is 48 KB).
+  // int32 128 x 24 with 8 blocks (64 registers, 108 bytes spilled) 0.992x,
+  // 64 x 32 with 14 0.978x (but 0.70x/0.81x at 2^16/2^20 against 0.63x/0.77x),
+  // 128 x 32 with 6 1.013x, 128 x 16 with 8 1.065x, 256 x 12 with 4 1.177x;
+  // double 128 x 24 with 5 blocks (96 registers) 0.938x, 128 x 16 with 6
+  // 0.968x, 128 x 24 with 6 (spilling 388 bytes) 1.041x. Earlier, 2 blocks of
+  // 256 x 16 per SM (102 registers) took 1.43x (int32). Wider values: 64
+  // bytes per thread and a tile within 32 KB of shared memory (the static
+  // limit is 48 KB).
   static constexpr int items_per_thread =
       sizeof(AccT) <= 8 ? 24 : sizeof(AccT) >= 64 ? 1 : int(64 / sizeof(AccT));
   static constexpr int block_threads = [] {
@@ -37,7 +38,9 @@ struct lookback_scan_tuning {
   // time for int32 and 1.55x for double, against 1.51x/2.15x with no delay
   // (256 x 16 tiles, 2 blocks per SM). Re-checked on the 128 x 16 tiles at
   // 2^28, int32 (h100-sxm-80gb-tuning-lookback-pacing.json): 1200/500 1.068x,
-  // 800/400 1.130x, 1600/600 1.068x, 1200/250 1.074x, 1200/1000 1.069x.
+  // 800/400 1.130x, 1600/600 1.068x, 1200/250 1.074x, 1200/1000 1.069x; on
+  // 128 x 24 tiles (-tuning-lookback.json) 1600/600 0.991x and 800/400 1.037x
+  // against 0.992x (int32), 0.933x and 0.956x against 0.938x (double).
   static constexpr unsigned first_poll_delay_ns = 1200;
   static constexpr unsigned spin_nanoseconds = 500;
   // Grids below this many tiles poll at once and without back-off: few tiles
@@ -45,8 +48,8 @@ struct lookback_scan_tuning {
   static constexpr unsigned paced_grid = 500;
   // Windows of 32 predecessors polled together per look-back round. More
   // rounds are rarer (the nearest prefix is ~3.6 windows back at 2^28) but
-  // the extra polls cost more: int32 128 x 16 at 2^28, 1 window 1.06x CUB,
-  // 2 windows 1.10x, 4 1.19x, 8 1.29x.
+  // the extra polls cost more: int32 128 x 16 at 2^28, 1 window 1.065x CUB,
+  // 2 windows 1.105x, 4 1.188x, 8 1.384x.
   static constexpr int lookback_windows = 1;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
@@ -54,8 +57,8 @@ struct lookback_scan_tuning {
   // of polls keeps recomputation to tiles whose block is not running.
   static constexpr int polls_before_fallback = 60;
   // How tiles reach the blocked arrangement (see tile_io): the warp
-  // transposition beat direct 16-byte vectors, 1.071x against 1.352x (int32,
-  // 128 x 16, 2^28).
+  // transposition (16-byte vectors where aligned) beat direct 16-byte
+  // vectors, 0.992x against 1.405x (int32, 128 x 24, 2^28).
   static constexpr tile_io io = tile_io::warp_transpose;
   // Tests only: block b scans the last tile but b, so that the hardware's
   // in-order start runs successors before their predecessors.
