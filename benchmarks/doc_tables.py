@@ -7,11 +7,12 @@
 Sections: harris-4194304, harris-268435456, block-size, block-tree,
 reduce-strategies-int32, reduce-strategies-float, scan-strategies-<type>,
 scan-block-size, seed003, host-return, iterators, read-limit, copy-limit,
-ratio-<algorithm>.
+ratio-<algorithm>, affine64.
 Results are the files in benchmarks/results/ named after the GPU: <gpu>.json
 (the full run), -automatic.json (the automatic reduce and scans against CUB at
 the final commit: host-return, iterators, read-limit, copy-limit, ratio-*),
--seed003.json, -tuning*.json and -block-sizes.json.
+-affine64.json (a 16-byte struct under a non-commutative operator), -seed003.json,
+-tuning*.json and -block-sizes.json.
 """
 import json
 import math
@@ -181,6 +182,15 @@ def ratio(m, alg):
     return table(["n"] + types, rows)
 
 
+def affine64(m):
+    ns = sorted(i[3] for i in m if i[0] == "inclusive_scan" and i[1] == "cascade" and i[2] == "affine64")
+    rows = []
+    for n in ns:
+        c, cub = us(m[("inclusive_scan", "cascade", "affine64", n)]), us(m[("inclusive_scan", "cub", "affine64", n)])
+        rows.append([n, f"{c:.1f}", f"{gbps(32 * n, c):.0f}", f"{cub:.1f}", f"{c / cub:.2f}"])
+    return table(["n", "cascade us", "GB/s", "cub us", "cascade/CUB"], rows)
+
+
 def plots(results, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -258,6 +268,8 @@ def main():
         print(read_limit(medians(results / f"{GPU}-automatic.json")))
     elif section == "copy-limit":
         print(copy_limit(medians(results / f"{GPU}-automatic.json")))
+    elif section == "affine64":
+        print(affine64(medians(results / f"{GPU}-affine64.json")))
     elif section.startswith("ratio-"):
         print(ratio(medians(results / f"{GPU}-automatic.json"), section[len("ratio-"):]))
     else:

@@ -160,7 +160,9 @@ __global__ void fill_random(T* out, std::int64_t n, std::uint64_t seed) {
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
     h ^= h >> 31;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_class_v<T>) {
+      out[i] = T::from_hash(h);  // user structs make themselves from the hash
+    } else if constexpr (std::is_floating_point_v<T>) {
       out[i] = static_cast<T>(static_cast<double>(h >> 11) * 0x1.0p-52 - 1.0);  // [-1, 1)
     } else if constexpr (std::is_signed_v<T>) {
       out[i] = static_cast<T>(static_cast<int>(h % 127) - 63);  // [-63, 63]

@@ -1,4 +1,7 @@
 // inclusive_scan/... and exclusive_scan/...: every implementation of a prefix sum.
+// With --types naming affine64, also a 16-byte struct under a non-commutative
+// operator (composition of affine maps), cascade against CUB with the same
+// operator: inclusive_scan/{cascade,cub}/affine64/<n>.
 //
 // Adding a strategy is one line in the list below, e.g.
 //   impl("cascade.blelloch", cascade_runner{cascade::cuda.with(cascade::strategy::blelloch)}),
@@ -23,9 +26,45 @@ void register_scan(const options& opt) {
       impl("cpu.par", cascade_runner{cascade::par}));
 }
 
+// x -> a x + b over uint64 (wrapping); compose(f, g) applies f, then g.
+struct affine64 {
+  std::uint64_t a, b;
+  __host__ __device__ static affine64 from_hash(std::uint64_t h) { return {h | 1, h >> 17}; }
+};
+struct compose64 {
+  __host__ __device__ affine64 operator()(const affine64& f, const affine64& g) const {
+    return {g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+struct struct_cascade_runner {
+  static constexpr memory where = memory::device;
+  auto bind(inclusive_scan_t, io<affine64> io) const {
+    return [io] { cascade::inclusive_scan(cascade::cuda.on(io.stream), io.in, io.in + io.n, io.out, compose64{}); };
+  }
+};
+struct struct_cub_runner {
+  static constexpr memory where = memory::device;
+  auto bind(inclusive_scan_t, io<affine64> io) const {
+    std::size_t bytes = 0;
+    check(cub::DeviceScan::InclusiveScan(nullptr, bytes, io.in, io.out, compose64{}, io.n, io.stream),
+          "cub::DeviceScan::InclusiveScan");
+    return [temp = device_alloc(bytes), bytes, io]() mutable {
+      check(cub::DeviceScan::InclusiveScan(temp.get(), bytes, io.in, io.out, compose64{}, io.n, io.stream),
+            "cub::DeviceScan::InclusiveScan");
+    };
+  }
+};
+
 void register_scans(const options& opt) {
   register_scan<inclusive_scan_t>(opt);
   register_scan<exclusive_scan_t>(opt);
+  if (opt.wants_type("affine64")) {
+    for (int log2 = opt.min_log2; log2 <= opt.max_log2; log2 += opt.log2_step) {
+      add_case<inclusive_scan_t, affine64>(opt, "affine64", log2, impl("cascade", struct_cascade_runner{}));
+      add_case<inclusive_scan_t, affine64>(opt, "affine64", log2, impl("cub", struct_cub_runner{}));
+    }
+  }
 }
 
 }  // namespace bench
