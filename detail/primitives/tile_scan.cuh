@@ -72,6 +72,8 @@ struct tile_scan_storage {
   // (read by 8-lane phases at a stride of Items / vector_items) and the
   // warp's coalesced vectors both spread over all eight 16-byte bank groups.
   __host__ __device__ static constexpr int swizzled(int v) { return v ^ ((v >> 3) & 7); }
+  static constexpr int vectors_per_thread = Items / vector_items;
+  __device__ static vector_t* vector_slots(AccT* warp_slots) { return reinterpret_cast<vector_t*>(warp_slots); }
 
   block_scan_storage<BlockThreads / 32, AccT> scan;
   uninitialized_array<maybe<AccT>, 1> prefix;
@@ -105,15 +107,16 @@ __device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp
     if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
       if (aligned16(in)) {
         using vector_t = typename Storage::vector_t;
-        constexpr int per_thread = Items / Storage::vector_items;
-        vector_t* slots = reinterpret_cast<vector_t*>(ex);
+        vector_t* slots = Storage::vector_slots(ex);
         const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
 #pragma unroll
-        for (int j = 0; j < per_thread; ++j) slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
+        for (int j = 0; j < Storage::vectors_per_thread; ++j) {
+          slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
+        }
         __syncwarp();
 #pragma unroll
-        for (int q = 0; q < per_thread; ++q) {
-          const vector_t x = slots[Storage::swizzled(lane * per_thread + q)];
+        for (int q = 0; q < Storage::vectors_per_thread; ++q) {
+          const vector_t x = slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)];
 #pragma unroll
           for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = x.v[c];
         }
@@ -146,19 +149,20 @@ __device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t w
     if constexpr (Full && vector_io_v<Storage, AccT, OutIt>) {
       if (aligned16(out)) {
         using vector_t = typename Storage::vector_t;
-        constexpr int per_thread = Items / Storage::vector_items;
-        vector_t* slots = reinterpret_cast<vector_t*>(ex);
+        vector_t* slots = Storage::vector_slots(ex);
 #pragma unroll
-        for (int q = 0; q < per_thread; ++q) {
+        for (int q = 0; q < Storage::vectors_per_thread; ++q) {
           vector_t x;
 #pragma unroll
           for (int c = 0; c < Storage::vector_items; ++c) x.v[c] = items[q * Storage::vector_items + c];
-          slots[Storage::swizzled(lane * per_thread + q)] = x;
+          slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)] = x;
         }
         __syncwarp();
         vector_t* to = reinterpret_cast<vector_t*>(out + warp_first) + lane;
 #pragma unroll
-        for (int j = 0; j < per_thread; ++j) to[j * kWarpThreads] = slots[Storage::swizzled(j * kWarpThreads + lane)];
+        for (int j = 0; j < Storage::vectors_per_thread; ++j) {
+          to[j * kWarpThreads] = slots[Storage::swizzled(j * kWarpThreads + lane)];
+        }
         __syncwarp();
         return;
       }
