@@ -198,6 +198,15 @@ def plots(results, out):
     m = medians(results / f"{GPU}.json")
     sizes = {"int32": 4, "float": 4, "int64": 8, "double": 8}
 
+    def finish(fig, ax, ylabel, title, path):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("n")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(out / path, dpi=110)
+
     def ratio_plot(algorithms, path, title, m=m):
         fig, ax = plt.subplots(figsize=(7, 4))
         for alg in algorithms:
@@ -206,26 +215,14 @@ def plots(results, out):
                 ax.plot(ns, [us(m[(alg, "cascade", t, n)]) / us(m[(alg, "cub", t, n)]) for n in ns], marker="o",
                         label=f"{alg} {t}" if len(algorithms) > 1 else t)
         ax.axhline(1.0, color="gray", lw=0.8)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("n")
-        ax.set_ylabel("time ratio cascade / CUB")
-        ax.set_title(title)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / path, dpi=110)
+        finish(fig, ax, "time ratio cascade / CUB", title, path)
 
     def gbps_plot(alg, impls, type_, per, path, title):
         fig, ax = plt.subplots(figsize=(7, 4))
         for impl in impls:
             ns = sorted(i[3] for i in m if i[0] == alg and i[1] == impl and i[2] == type_)
             ax.plot(ns, [gbps(per * n, us(m[(alg, impl, type_, n)])) for n in ns], marker=".", label=impl)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("n")
-        ax.set_ylabel("GB/s")
-        ax.set_title(title)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / path, dpi=110)
+        finish(fig, ax, "GB/s", title, path)
 
     automatic = medians(results / f"{GPU}-automatic.json")
     ratio_plot(["reduce"], "performance-reduce-ratio.png", "reduce: cascade / CUB (H100)", automatic)
