@@ -84,6 +84,39 @@ __device__ AccT warp_reduce_span(It in, offset_t begin, offset_t end, Op op) {
   return acc;
 }
 
+// p[0] op ... op p[count-1], in order (count >= 1), reading 8 items ahead of
+// each 8 combinations. 32-bit offsets from an iterator advanced once: what a
+// computed iterator costs per item is its own arithmetic.
+template <class AccT, class It, class Op>
+__device__ __forceinline__ AccT fold_run(It p, int count, Op op) {
+  constexpr int unroll = 8;
+  AccT acc = static_cast<AccT>(p[0]);
+  int k = 1;
+  for (; k + unroll <= count; k += unroll) {
+    const It q = p + k;  // then constant offsets (a counting iterator adds them without converting k)
+    AccT items[unroll];
+#pragma unroll
+    for (int j = 0; j < unroll; ++j) items[j] = static_cast<AccT>(q[j]);
+#pragma unroll
+    for (int j = 0; j < unroll; ++j) acc = op(acc, items[j]);
+  }
+  for (; k < count; ++k) acc = op(acc, static_cast<AccT>(p[k]));
+  return acc;
+}
+
+// For computed iterators (counting, constant: no memory traffic) lane l
+// folds the run [begin + l*run, begin + (l+1)*run) alone and the warp reduces
+// once, in lane order: one warp reduction per span instead of one per row,
+// which is what bounds a reduce with nothing to load. Requires begin < end.
+template <class AccT, class It, class Op>
+__device__ AccT warp_reduce_runs(It in, offset_t begin, offset_t end, offset_t run, Op op) {
+  const offset_t first = begin + lane_id() * run;
+  AccT acc{};
+  if (first < end) acc = fold_run<AccT>(in + first, static_cast<int>(min_of(run, end - first)), op);
+  const int lanes = static_cast<int>(min_of((end - begin + run - 1) / run, offset_t(kWarpThreads)));
+  return warp_reduce(acc, op, 0, lanes);
+}
+
 template <class Tuning>
 struct shape {
   static constexpr int warps = Tuning::block_threads / kWarpThreads;
@@ -100,8 +133,12 @@ __device__ AccT block_reduce_range(It in, offset_t begin, offset_t end, offset_t
   const offset_t warp_end = min_of(warp_begin + warp_span, end);
   AccT x{};
   if (warp_begin < warp_end) {
-    x = warp_reduce_span<Tuning::vector_items, Tuning::rows_in_flight, Vectorized, AccT>(in, warp_begin,
-                                                                                        warp_end, op);
+    if constexpr (computed_iterator_v<It>) {
+      x = warp_reduce_runs<AccT>(in, warp_begin, warp_end, warp_span / kWarpThreads, op);
+    } else {
+      x = warp_reduce_span<Tuning::vector_items, Tuning::rows_in_flight, Vectorized, AccT>(in, warp_begin,
+                                                                                          warp_end, op);
+    }
   }
   const int warps_valid = static_cast<int>(
       min_of((end - begin + warp_span - 1) / warp_span, offset_t(shape<Tuning>::warps)));
@@ -120,6 +157,7 @@ __host__ __device__ constexpr offset_t warp_span_for(offset_t length) {
 template <class Tuning, class AccT>
 struct partials_tuning : Tuning {
   static constexpr int vector_items = vector_items_v<AccT>;
+  static constexpr int rows_in_flight = single_pass_reduce_tuning<AccT>::rows_in_flight;
 };
 
 // Waits until every chunk has published its partial. Each thread checks its
@@ -206,10 +244,14 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   const It body = in + head;
   const offset_t first = offset_t(threadIdx.x) * items;
   const int count = static_cast<int>(clamp_to(body_length - first, offset_t(0), offset_t(items)));
-  AccT x[items];
-  load_blocked(body, first, count, count == items, x);
   AccT total{};
-  if (count > 0) total = fold_items(x, op, count);
+  if constexpr (computed_iterator_v<It>) {
+    if (count > 0) total = fold_run<AccT>(body + first, count, op);
+  } else {
+    AccT x[items];
+    load_blocked(body, first, count, count == items, x);
+    if (count > 0) total = fold_items(x, op, count);
+  }
   const int threads_valid = static_cast<int>((body_length + items - 1) / items);
   if (body_length > 0) total = block_reduce(total, op, threads_valid, storage);
 
@@ -256,7 +298,11 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
 template <class It, class OutIt, class AccT, class Op>
 void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
-  run_tuned<single_pass_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
+  if constexpr (computed_iterator_v<It>) {
+    run_tuned<computed_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
+  } else {
+    run_tuned<single_pass_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
+  }
 }
 
 }  // namespace cascade::detail::single_pass

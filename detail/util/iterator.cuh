@@ -6,6 +6,9 @@
 
 #include <cascade/detail/util/check.cuh>
 
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
 #include <cuda/std/type_traits>
@@ -35,6 +38,20 @@ auto unwrap(It it) {
 }
 template <class It>
 using unwrapped_t = decltype(unwrap(std::declval<It>()));
+
+// Iterators that compute their values instead of reading memory: counting,
+// constant, and transforms of them. Reading them costs no memory traffic, so
+// coalescing does not matter and each thread may take its own run of items.
+template <class It>
+struct computed_iterator : std::false_type {};
+template <class T, class S, class Tr, class D>
+struct computed_iterator<thrust::counting_iterator<T, S, Tr, D>> : std::true_type {};
+template <class T, class I, class S>
+struct computed_iterator<thrust::constant_iterator<T, I, S>> : std::true_type {};
+template <class F, class It, class R, class V>
+struct computed_iterator<thrust::transform_iterator<F, It, R, V>> : computed_iterator<It> {};
+template <class It>
+inline constexpr bool computed_iterator_v = computed_iterator<It>::value;
 
 template <class It>
 offset_t checked_distance(It first, It last, const char* algorithm) {

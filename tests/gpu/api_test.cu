@@ -171,6 +171,50 @@ TEST_F(Api, ReduceIsBitwiseReproducibleAcrossGrids) {
   check_grid_independence<double>((1 << 22) + 5);
 }
 
+// Computed iterators (counting and its transforms) take per-lane runs instead
+// of coalesced rows: still in index order, still one tree per N.
+struct affine_from_index {
+  __host__ __device__ affine operator()(std::int64_t i) const {
+    const auto x = static_cast<std::uint32_t>(i) * 2654435761u;
+    return {(x | 1u) ^ (x >> 15), x >> 7};
+  }
+};
+struct float_from_index {
+  __host__ __device__ float operator()(std::int64_t i) const {
+    const auto x = static_cast<std::uint32_t>(i) * 2654435761u;
+    return float(x >> 8) * 0x1p-24f - 0.5f;
+  }
+};
+TEST_F(Api, ComputedIteratorsKeepOrderAndBits) {
+  const thrust::counting_iterator<std::int64_t> count(0);
+  const auto maps = thrust::make_transform_iterator(count, affine_from_index{});
+  for (std::int64_t n : {1ll, 1000ll, 65537ll, (1ll << 22) + 13, (1ll << 24) + 5}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<affine> h(n);
+    for (std::int64_t i = 0; i < n; ++i) h[i] = affine_from_index{}(i);
+    const affine init{3, 5};
+    EXPECT_EQ(cascade::reduce(cascade::cuda, maps, maps + n, init, compose{}), host_fold(h, init, compose{}));
+  }
+
+  const std::int64_t n = (1ll << 24) + 77;
+  const auto values = thrust::make_transform_iterator(count, float_from_index{});
+  std::vector<float> h(n);
+  for (std::int64_t i = 0; i < n; ++i) h[i] = float_from_index{}(i);
+  const auto [want, scale] = fold_f64(h, 0.f, plus{});
+  thrust::device_vector<float> result(1);
+  std::vector<float> bits;
+  for (int grid : {0, 1, 2, 7, 64, 1000}) {
+    poison(result);
+    cascade::detail::single_pass::run(values, n, result.data().get(), 0.f, plus{}, nullptr, grid);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    bits.push_back(result[0]);
+    EXPECT_TRUE(close(bits.back(), want, scale, reduce_depth<plus>(n))) << "grid " << grid;
+  }
+  for (std::size_t i = 1; i < bits.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&bits[i], &bits[0], sizeof(float)), 0) << "grid variant " << i;
+  }
+}
+
 TEST_F(Api, HalfAndBfloat16) {
   // Small integers: every partial sum is exact in the format, so the result is too.
   std::vector<__half> h(1500);
