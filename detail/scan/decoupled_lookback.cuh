@@ -26,6 +26,9 @@
 #include <cascade/detail/util/temporary.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
+#include <nv/target>
+
+#include <cstdint>
 #include <stdexcept>
 
 #include <cascade/detail/util/math.cuh>
@@ -97,6 +100,27 @@ __device__ __forceinline__ offset_t tile_of_block() {
   return Tuning::reversed_tiles ? offset_t(gridDim.x) - 1 - blockIdx.x : offset_t(blockIdx.x);
 }
 
+// Asks L2 for the inputs of the tile Tuning::prefetch_bytes after `tile`,
+// which a block starting about a wave later will read: those loads are in
+// flight while this SM's blocks look back, and hold no registers. A hint
+// (one bulk prefetch by one thread): no result depends on it.
+template <class Tuning, offset_t TileItems, class InIt>
+__device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile) {
+  if constexpr (std::is_pointer_v<InIt> && Tuning::prefetch_bytes > 0) {
+    constexpr offset_t tile_bytes = TileItems * offset_t(sizeof(*in));
+    constexpr offset_t ahead = Tuning::prefetch_bytes > tile_bytes ? Tuning::prefetch_bytes / tile_bytes : 1;
+    const offset_t first = (tile + ahead) * TileItems;
+    if (threadIdx.x != 0 || first >= n) return;
+    // Whole 16-byte units inside the tile's inputs.
+    const auto begin = (reinterpret_cast<std::uintptr_t>(in + first) + 15) / 16 * 16;
+    const auto end = reinterpret_cast<std::uintptr_t>(in + min_of(n, first + TileItems)) / 16 * 16;
+    if (end > begin) {
+      NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin),
+                                                    "r"(unsigned(end - begin)) : "memory");))
+    }
+  }
+}
+
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
     kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, tile_status<AccT> status, Op op) {
@@ -121,6 +145,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
 
   const offset_t tile = tile_of_block<Tuning>();
   const offset_t base = tile * tile_items;
+  prefetch_tile<Tuning, tile_items>(in, n, tile);
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
   auto prefix = [&](const AccT& aggregate, storage_t& s) -> maybe<AccT> {
     if (threadIdx.x < kWarpThreads) {

@@ -60,6 +60,15 @@ struct lookback_scan_tuning {
   // transposition (16-byte vectors where aligned) beat direct 16-byte
   // vectors, 0.992x against 1.405x (int32, 128 x 24, 2^28).
   static constexpr tile_io io = tile_io::warp_transpose;
+  // How far ahead a block asks L2 for inputs when it starts (0: not at all):
+  // the tile this many bytes on, so that the next wave's loads are in flight
+  // while this one looks back. H100, inclusive sum at 2^24..2^28 against CUB,
+  // 128 x 24 tiles, by tiles ahead: int32 (12 KB tiles) none 0.95-0.99x,
+  // 66 0.90-0.92x, 132 0.87-0.90x, 264 0.88-0.89x, 330 0.88-0.89x, 528
+  // 0.89-0.90x, 1056 1.06-1.20x; double (24 KB tiles) none 0.91-0.94x, 66
+  // 0.87-0.90x, 132 0.88-0.90x, 264 0.89-0.92x, 396 1.00-1.07x. About 4 MB
+  // suits both; much further, the lines leave L2 before their block reads them.
+  static constexpr long long prefetch_bytes = 4 << 20;
   // Tests only: block b scans the last tile but b, so that the hardware's
   // in-order start runs successors before their predecessors.
   static constexpr bool reversed_tiles = false;
