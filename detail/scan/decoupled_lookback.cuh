@@ -192,6 +192,11 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
 
 template <class InIt, class OutIt, class AccT, class Op>
 void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
+  if constexpr (lookback_scan_small_tuning<AccT>::max_items > 0) {
+    if (n <= lookback_scan_small_tuning<AccT>::max_items) {
+      return run_tuned<lookback_scan_small_tuning<AccT>>(in, n, out, mode, op, stream);
+    }
+  }
   run_tuned<lookback_scan_tuning<AccT>>(in, n, out, mode, op, stream);
 }
 

@@ -79,14 +79,13 @@ inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted
   }
 }
 
-// The workspace of `stream` on the current device; nullptr while the stream
-// is being captured.
-inline workspace* stream_workspace(cudaStream_t stream) {
+// The workspace of `stream` on `device` (the current one); nullptr while the
+// stream is being captured.
+inline workspace* stream_workspace(cudaStream_t stream, int device) {
   if (stream_is_capturing(stream)) return nullptr;
   // The legacy and per-thread default streams are one handle for many
   // threads; per-thread streams differ by thread, so the thread is part of the key.
   const bool shared_handle = stream == nullptr || stream == cudaStreamPerThread || stream == cudaStreamLegacy;
-  const int device = current_device();
   using key_t = std::tuple<int, cudaStream_t, std::thread::id>;
   const key_t key{device, stream, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
   static std::mutex mutex;
@@ -108,9 +107,9 @@ class launch_status {
   launch_status(offset_t count, cudaStream_t stream) {
     const std::size_t word_bytes = status_t::word_bytes(count);
     const std::size_t value_bytes = status_t::value_bytes(count);
-    if (workspace* w = stream_workspace(stream)) {
+    const int device = current_device();
+    if (workspace* w = stream_workspace(stream, device)) {
       status_region& region = w->status[static_cast<int>(status_layout_for<AccT>)];
-      const int device = current_device();
       grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, device, stream);
       const unsigned epoch = static_cast<unsigned>(++region.launches & kEpochMask);
       if (epoch == 0) check(cudaMemsetAsync(region.words.ptr, 0, region.words.bytes, stream), "cudaMemsetAsync");

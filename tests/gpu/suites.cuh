@@ -18,8 +18,11 @@ struct tile_of<cascade::strategy::automatic_t, T> {
     using namespace cascade::detail;
     return single_pass::shape<single_pass_reduce_tuning<T>>::block_step;
   }
+  // The tile of the shape small inputs take (the boundary sizes are small).
   static std::int64_t scan() {
-    using tuning = cascade::detail::lookback_scan_tuning<T>;
+    using namespace cascade::detail;
+    using small = lookback_scan_small_tuning<T>;
+    using tuning = std::conditional_t<(small::max_items > 0), small, lookback_scan_tuning<T>>;
     return std::int64_t(tuning::block_threads) * tuning::items_per_thread;
   }
 };
