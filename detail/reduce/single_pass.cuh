@@ -241,9 +241,14 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   static_assert(shape<Tuning>::block_step == offset_t(Tuning::block_threads) * items, "one chunk, one run per thread");
   __shared__ block_reduce_storage<shape<Tuning>::warps, AccT> storage;
 
+  // Runs of `items`, or, for a computed iterator, the input spread over all
+  // threads (nothing to vectorise; the longest run is the critical path).
+  const offset_t run = computed_iterator_v<It>
+                           ? max_of<offset_t>(1, (body_length + Tuning::block_threads - 1) / Tuning::block_threads)
+                           : offset_t(items);
   const It body = in + head;
-  const offset_t first = offset_t(threadIdx.x) * items;
-  const int count = static_cast<int>(clamp_to(body_length - first, offset_t(0), offset_t(items)));
+  const offset_t first = offset_t(threadIdx.x) * run;
+  const int count = static_cast<int>(clamp_to(body_length - first, offset_t(0), run));
   AccT total{};
   if constexpr (computed_iterator_v<It>) {
     if (count > 0) total = fold_run<AccT>(body + first, count, op);
@@ -252,7 +257,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     load_blocked(body, first, count, count == items, x);
     if (count > 0) total = fold_items(x, op, count);
   }
-  const int threads_valid = static_cast<int>((body_length + items - 1) / items);
+  const int threads_valid = static_cast<int>((body_length + run - 1) / run);
   if (body_length > 0) total = block_reduce(total, op, threads_valid, storage);
 
   if (threadIdx.x == 0) {
@@ -263,45 +268,58 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   }
 }
 
+// Items before the first 16-byte boundary (vectorised inputs only).
+template <class It>
+int aligned_head(It in, offset_t n) {
+  if constexpr (vectorizable_v<It>) {
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
+    if (misalignment != 0) return static_cast<int>(std::min<offset_t>((16 - misalignment) / sizeof(*in), n));
+  }
+  return 0;
+}
+
+// Inputs of at most one block step (after the head): one block, no status.
+template <class Tuning, class It, class OutIt, class AccT, class Op>
+void run_single_block(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream) {
+  const int head = aligned_head(in, n);
+  single_block_kernel<Tuning, It, AccT, OutIt, Op>
+      <<<1, Tuning::block_threads, 0, stream>>>(in, head, n - head, result, init, op);
+  check_launch("cascade single-pass reduce kernel (single block)");
+}
+
 // Host side: plan the chunks, size the temporaries, launch once.
 // grid_limit > 0 caps the grid (tests use it to show that results do not
 // depend on the grid).
 template <class Tuning, class It, class OutIt, class AccT, class Op>
 void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
   using shape_t = shape<Tuning>;
-
-  int head = 0;
-  if constexpr (vectorizable_v<It>) {
-    const auto misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
-    if (misalignment != 0) head = static_cast<int>(std::min<offset_t>((16 - misalignment) / sizeof(*in), n));
-  }
   params<AccT> p{};
-  p.head = head;
-  p.body_length = n - head;
+  p.head = aligned_head(in, n);
+  p.body_length = n - p.head;
   const offset_t steps = (p.body_length + shape_t::block_step - 1) / shape_t::block_step;
   p.chunk_items = shape_t::block_step * ((steps + Tuning::max_chunks - 1) / Tuning::max_chunks);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
 
-  if (p.chunks <= 1) {
-    single_block_kernel<Tuning, It, AccT, OutIt, Op>
-        <<<1, Tuning::block_threads, 0, stream>>>(in, p.head, p.body_length, result, init, op);
-  } else {
-    auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
-    offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads));
-    if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
-    const launch_status<AccT> partials(p.chunks, stream);
-    p.partials = partials.words();
-    k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
-  }
+  if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, stream);
+  auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
+  offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads));
+  if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
+  const launch_status<AccT> partials(p.chunks, stream);
+  p.partials = partials.words();
+  k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
   check_launch("cascade single-pass reduce kernel");
 }
 
 template <class It, class OutIt, class AccT, class Op>
 void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
+  using T = value_t<It>;
   if constexpr (computed_iterator_v<It>) {
-    run_tuned<computed_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
+    run_tuned<computed_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   } else {
-    run_tuned<single_pass_reduce_tuning<value_t<It>>>(in, n, result, init, op, stream, grid_limit);
+    if (n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
+      return run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, stream);
+    }
+    run_tuned<single_pass_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   }
 }
 

@@ -14,9 +14,10 @@ template <class Strategy, class T>
 struct tile_of;
 template <class T>
 struct tile_of<cascade::strategy::automatic_t, T> {
+  // The largest input of the single-block kernel (above: the chunk kernel).
   static std::int64_t reduce() {
     using namespace cascade::detail;
-    return single_pass::shape<single_pass_reduce_tuning<T>>::block_step;
+    return single_pass::shape<single_pass_reduce_small_tuning<T>>::block_step;
   }
   // The tile of the shape small inputs take (the boundary sizes are small).
   static std::int64_t scan() {
