@@ -3,7 +3,8 @@
 // chose the constants in detail/tuning/; see docs/performance.md.
 //
 //   reduce/tune.t<threads>.r<rows>.m<min blocks>.c<max chunks>/<type>/<n>
-//   inclusive_scan/tune.t<threads>.i<items>.d<first poll ns>.s<poll spacing ns>.m<min blocks>/<type>/<n>
+//   inclusive_scan/tune.t<threads>.i<items>.d<first poll ns>.s<poll spacing ns>.m<min blocks>.w<windows>
+//                 [.direct].p<prefetch KB>/<type>/<n>
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -31,8 +32,10 @@ struct reduce_variant : cascade::detail::single_pass_reduce_tuning<T> {
 using cascade::detail::tile_io;
 
 template <class T, int Threads, int Items, unsigned FirstPoll = 1200, unsigned Spin = 500, int MinBlocks = 1,
-          int Windows = cascade::detail::lookback_scan_tuning<T>::lookback_windows, tile_io Io = tile_io::warp_transpose>
+          int Windows = cascade::detail::lookback_scan_tuning<T>::lookback_windows, tile_io Io = tile_io::warp_transpose,
+          long long Prefetch = cascade::detail::lookback_scan_tuning<T>::prefetch_bytes>
 struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
+  static constexpr long long prefetch_bytes = Prefetch;
   static constexpr tile_io io = Io;
   static constexpr int lookback_windows = Windows;
   static constexpr int block_threads = Threads;
@@ -43,7 +46,7 @@ struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   static std::string name() {
     return "tune.t" + std::to_string(Threads) + ".i" + std::to_string(Items) + ".d" + std::to_string(FirstPoll) +
            ".s" + std::to_string(Spin) + ".m" + std::to_string(MinBlocks) + ".w" + std::to_string(Windows) +
-           (Io == tile_io::direct ? ".direct" : "");
+           (Io == tile_io::direct ? ".direct" : "") + ".p" + std::to_string(Prefetch >> 10);
   }
 };
 
@@ -92,13 +95,19 @@ void register_type(const options& opt, const char* type_name) {
                       scan_variant<T, 256, 12, 1200, 500, 4>, scan_variant<T, 128, 24, 1600, 600, 8>,
                       scan_variant<T, 128, 24, 800, 400, 8>, scan_variant<T, 128, 16, 1200, 500, 8, 2>,
                       scan_variant<T, 128, 16, 1200, 500, 8, 4>, scan_variant<T, 128, 16, 1200, 500, 8, 8>,
-                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::direct>>(opt, type_name);
+                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::direct>,
+                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::warp_transpose, 0>,
+                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::warp_transpose, 1 << 20>,
+                      scan_variant<T, 128, 24, 1200, 500, 8, 1, tile_io::warp_transpose, 16 << 20>>(opt, type_name);
   } else {
     register_variants<inclusive_scan_t, T,  //
                       scan_variant<T, 128, 24, 1200, 500, 5>, scan_variant<T, 128, 16, 1200, 500, 6>,
                       scan_variant<T, 128, 24, 1200, 500, 6>, scan_variant<T, 128, 20, 1200, 500, 6>,
                       scan_variant<T, 128, 24, 1600, 600, 5>, scan_variant<T, 128, 24, 800, 400, 5>,
-                      scan_variant<T, 128, 16, 1200, 500, 6, 4>>(opt, type_name);
+                      scan_variant<T, 128, 16, 1200, 500, 6, 4>,
+                      scan_variant<T, 128, 24, 1200, 500, 5, 1, tile_io::warp_transpose, 0>,
+                      scan_variant<T, 128, 24, 1200, 500, 5, 1, tile_io::warp_transpose, 1 << 20>,
+                      scan_variant<T, 128, 24, 1200, 500, 5, 1, tile_io::warp_transpose, 16 << 20>>(opt, type_name);
   }
 }
 
