@@ -85,13 +85,14 @@ __device__ AccT warp_reduce_span(It in, offset_t begin, offset_t end, Op op) {
 }
 
 // p[0] op ... op p[count-1], in order (count >= 1), reading 8 items ahead of
-// each 8 combinations. 32-bit offsets from an iterator advanced once: what a
-// computed iterator costs per item is its own arithmetic.
+// each 8 combinations from an iterator advanced once per 8 (constant offsets
+// after): what a computed iterator costs per item is its own arithmetic. The
+// count is 64-bit: a lane's run passes 2^31 items once N passes 2^47.
 template <class AccT, class It, class Op>
-__device__ __forceinline__ AccT fold_run(It p, int count, Op op) {
+__device__ __forceinline__ AccT fold_run(It p, offset_t count, Op op) {
   constexpr int unroll = 8;
   AccT acc = static_cast<AccT>(p[0]);
-  int k = 1;
+  offset_t k = 1;
   for (; k + unroll <= count; k += unroll) {
     const It q = p + k;  // then constant offsets (a counting iterator adds them without converting k)
     AccT items[unroll];
@@ -112,7 +113,7 @@ template <class AccT, class It, class Op>
 __device__ AccT warp_reduce_runs(It in, offset_t begin, offset_t end, offset_t run, Op op) {
   const offset_t first = begin + lane_id() * run;
   AccT acc{};
-  if (first < end) acc = fold_run<AccT>(in + first, static_cast<int>(min_of(run, end - first)), op);
+  if (first < end) acc = fold_run<AccT>(in + first, min_of(run, end - first), op);
   const int lanes = static_cast<int>(min_of((end - begin + run - 1) / run, offset_t(kWarpThreads)));
   return warp_reduce(acc, op, 0, lanes);
 }
