@@ -33,8 +33,9 @@ struct single_pass_reduce_tuning {
 // 0.55 / 0.66 (chunk kernel at 2^14), 1024 x 4 0.57 / 0.60, 1024 x 8 0.61 /
 // 0.70; double 2^12 / 2^13: 0.76 / 0.72, 0.59 / 0.67, 0.61 / 0.61, 0.66 / 0.68.
 // One block of 1024 x 8 at 2^15 (int32) took 0.82 against 0.70. Up to one
-// chunk of the shape above, its own 256 threads remain faster (int32 and
-// float at 2^10..2^12: 1.00-1.13 with 1024 threads, 0.95-1.06 with 256).
+// chunk of the shape above, its own 256 threads remain faster at 3 of 4
+// points (int32 and float at 2^10 and 2^12: 1.04, 1.13, 1.00, 1.10 with 1024
+// threads; 0.96, 1.14, 0.99, 1.03 with 256, in the next run).
 template <class InputT>
 struct single_pass_reduce_small_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr int block_threads = 1024;
@@ -45,7 +46,8 @@ struct single_pass_reduce_small_tuning : single_pass_reduce_tuning<InputT> {
 // per chunk (block reduction, publication, one partial for the finishing
 // block) are what remains; bigger and fewer chunks pay them less often.
 // H100, counting_iterator sums at 2^16..2^28, against CUB in the same run:
-// 16 rows / 8192 chunks 0.68-1.83 (the chunk costs dominate from 2^24);
+// 16 rows / 8192 chunks 0.69-1.99 (an earlier fold, one index conversion
+// per item; the chunk costs dominate from 2^24);
 // 32 / 1024: 0.56-0.96; 32 / 512: 0.48-0.88; 64 / 512: 0.49-0.82;
 // 64 / 256: 0.47-0.79 (int32 0.58-0.79, int64 0.47-0.77, float 0.59-0.79,
 // double 0.71-0.79).
