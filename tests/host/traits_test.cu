@@ -4,7 +4,13 @@
 
 #include "../common.cuh"
 
+#include <cascade/detail/util/iterator.cuh>
+
+#include <thrust/device_ptr.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 namespace cascade_test {
 namespace {
@@ -36,6 +42,20 @@ static_assert(std::is_same_v<decltype(cascade::cuda.with(s::radix4_pyramid)), co
               std::is_same_v<decltype(cascade::cuda.with(s::radix4_pyramid)), cascade::cuda_policy<s::radix4_pyramid_t>>);
 static_assert(cascade::cuda.with(s::warp_shuffle.block_size(128)).strategy().block_threads == 128);
 static_assert(cascade::cuda.on(nullptr).with(s::decoupled_lookback).stream() == nullptr);
+
+// Which iterators the reduce treats as computed (per-lane runs, no
+// coalescing): counting and constant iterators and transforms of them, never
+// anything that loads memory.
+using negate = cuda::std::negate<int>;
+using cascade::detail::computed_iterator_v;
+using counting = thrust::counting_iterator<int>;
+static_assert(computed_iterator_v<counting> && computed_iterator_v<thrust::counting_iterator<double>>);
+static_assert(computed_iterator_v<thrust::constant_iterator<float>>);
+static_assert(computed_iterator_v<thrust::transform_iterator<negate, counting>>);
+static_assert(computed_iterator_v<thrust::transform_iterator<negate, thrust::transform_iterator<negate, counting>>>);
+static_assert(!computed_iterator_v<const int*> && !computed_iterator_v<int*>);
+static_assert(!computed_iterator_v<thrust::device_ptr<int>>);
+static_assert(!computed_iterator_v<thrust::transform_iterator<negate, const int*>>);
 
 TEST(Traits, IdentityValues) {
   EXPECT_EQ((identity_element<cuda::std::plus<>, int>::value()), 0);
