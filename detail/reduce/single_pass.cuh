@@ -316,14 +316,12 @@ void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream,
   using T = value_t<It>;
   if constexpr (computed_iterator_v<It>) {
     run_tuned<computed_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
+  } else if (n > shape<single_pass_reduce_tuning<T>>::block_step &&
+             n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
+    // Above one chunk and up to 64 KB: one block of 1024 threads (up to one
+    // chunk, run_tuned takes its own 256-thread block).
+    run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, stream);
   } else {
-    // One block: 256 threads up to one chunk, 1024 up to 64 KB.
-    if (n <= shape<single_pass_reduce_tuning<T>>::block_step) {
-      return run_single_block<single_pass_reduce_tuning<T>>(in, n, result, init, op, stream);
-    }
-    if (n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
-      return run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, stream);
-    }
     run_tuned<single_pass_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   }
 }
