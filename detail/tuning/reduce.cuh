@@ -17,13 +17,26 @@ struct single_pass_reduce_tuning {
   // Rows whose loads a warp keeps in flight before reducing them: four
   // 16-byte loads per lane cover the H100's memory latency at full occupancy.
   static constexpr int rows_in_flight = 4;
-  // The most chunk partials the finishing block reduces. Fixed, so that the
-  // combination tree depends on N only, never on the grid or the SM count.
+  // The most chunk partials the finishing block reduces. The chunk count is
+  // a function of N (below), never of the grid or the SM count, and so is
+  // the combination tree.
   // H100, --tuning at 2^24..2^28: 8192 chunks gave 0.975x CUB's time (int32,
   // geometric mean; worst 1.013x) and 1.001x (double); 2048 gave 0.998x with
   // a worst case of 1.042x at 2^28 int32 (2048 chunks over 1056 resident
   // blocks leave the last round half empty).
   static constexpr long long max_chunks = 8192;
+  // Below that, chunks of at least min_chunk_bytes, but no fewer than
+  // min_chunks while the input has that many block steps: the finishing
+  // block's work grows with the chunks, and at 2^22..2^25 it is not hidden.
+  // H100 against CUB in one run (one-pass finish), this rule against 8192
+  // chunks of one block step: int32 2^22 0.84 / 0.88, 2^23 0.84 / 0.87, 2^24
+  // 0.92 / 0.91, 2^25 0.94 / 1.00, 2^26 0.99 / 1.00; float 2^23 0.81 / 0.88,
+  // 2^25 0.96 / 1.06, 2^26 0.98 / 1.02; double 2^24 0.96 / 1.03, 2^25 0.97 /
+  // 1.02; 2^28 and below 2^21 equal. 32 KB chunks: int32 2^24 0.98, float
+  // 2^23 0.92, double 2^25 1.02; 128 KB, or 256 / 1024 chunks at least:
+  // within 0.03 of this rule either way.
+  static constexpr long long min_chunk_bytes = 64 << 10;
+  static constexpr long long min_chunks = 512;
 };
 
 // Inputs of up to 64 KB (one block step of this shape) take one block of
@@ -55,6 +68,7 @@ template <class InputT>
 struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr int rows_in_flight = 64;
   static constexpr long long max_chunks = 256;
+  static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
 };
 
 }  // namespace cascade::detail
