@@ -25,6 +25,7 @@
 #include <cascade/detail/tuning/reduce.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
+#include <cascade/detail/util/launch.cuh>
 #include <cascade/detail/util/temporary.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
@@ -297,11 +298,10 @@ int aligned_head(It in, offset_t n) {
 
 // Inputs of at most one block step (after the head): one block, no status.
 template <class Tuning, class It, class OutIt, class AccT, class Op>
-void run_single_block(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream) {
+void run_single_block(It in, offset_t n, OutIt result, AccT init, Op op, const stream_place& at) {
   const int head = aligned_head(in, n);
-  single_block_kernel<Tuning, It, AccT, OutIt, Op>
-      <<<1, Tuning::block_threads, 0, stream>>>(in, head, n - head, result, init, op);
-  check_launch("cascade single-pass reduce kernel (single block)");
+  launch(at, single_block_kernel<Tuning, It, AccT, OutIt, Op>, 1, Tuning::block_threads,
+         "cascade single-pass reduce kernel (single block)", in, head, n - head, result, init, op);
 }
 
 // The most chunks an input of `length` items is cut into: a function of the
@@ -330,14 +330,15 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
   p.chunk_items = shape_t::block_step * ((steps + most - 1) / most);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
 
-  if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, stream);
+  const stream_place at = place_of(stream);
+  if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
   auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
   offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads));
   if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
-  const launch_status<AccT> partials(p.chunks, stream);
+  const launch_status<AccT> partials(p.chunks, at);
   p.partials = partials.words();
-  k<<<static_cast<unsigned>(grid), Tuning::block_threads, 0, stream>>>(in, p, result, init, op);
-  check_launch("cascade single-pass reduce kernel");
+  launch(at, k, static_cast<unsigned>(grid), Tuning::block_threads, "cascade single-pass reduce kernel", in, p, result,
+         init, op);
 }
 
 template <class It, class OutIt, class AccT, class Op>
@@ -349,7 +350,7 @@ void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream,
              n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
     // Above one chunk and up to 64 KB: one block of 1024 threads (up to one
     // chunk, run_tuned takes its own 256-thread block).
-    run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, stream);
+    run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, place_of(stream));
   } else {
     run_tuned<single_pass_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   }

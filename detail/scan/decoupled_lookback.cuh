@@ -23,6 +23,7 @@
 #include <cascade/detail/tuning/scan.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
+#include <cascade/detail/util/launch.cuh>
 #include <cascade/detail/util/temporary.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
@@ -179,15 +180,16 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
   auto* k = kernel<Tuning, InIt, OutIt, AccT, Op>;
   using status_t = tile_status<AccT>;
 
+  if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
+  const stream_place at = place_of(stream);
   if (tiles <= Tuning::single_block_tiles) {
-    k<<<1, Tuning::block_threads, 0, stream>>>(in, out, n, mode, status_t{}, op);
-    check_launch("cascade decoupled look-back scan kernel (single block)");
+    launch(at, k, 1, Tuning::block_threads, "cascade decoupled look-back scan kernel (single block)", in, out, n, mode,
+           status_t{}, op);
     return;
   }
-  if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
-  const launch_status<AccT> status(tiles, stream);
-  k<<<static_cast<unsigned>(tiles), Tuning::block_threads, 0, stream>>>(in, out, n, mode, status.words(), op);
-  check_launch("cascade decoupled look-back scan kernel");
+  const launch_status<AccT> status(tiles, at);
+  launch(at, k, static_cast<unsigned>(tiles), Tuning::block_threads, "cascade decoupled look-back scan kernel", in,
+         out, n, mode, status.words(), op);
 }
 
 template <class InIt, class OutIt, class AccT, class Op>

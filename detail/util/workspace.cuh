@@ -45,8 +45,21 @@ struct status_region {
   std::atomic<std::uint64_t> launches{0};
 };
 
+// One-node graphs of this stream's kernel launches, by (kernel, grid, block);
+// see util/launch.cuh. A configuration gets its graph on its second launch.
+struct graph_launches {
+  struct entry {
+    cudaGraph_t graph = nullptr;
+    cudaGraphNode_t node = nullptr;
+    cudaGraphExec_t exec = nullptr;  // none yet: launched once, directly
+  };
+  std::mutex mutex;  // a parameter update and its launch go together
+  std::map<std::tuple<const void*, unsigned, unsigned>, entry> entries;
+};
+
 struct workspace {
   status_region status[kStatusLayouts];
+  graph_launches graphs;
 };
 
 inline bool stream_is_capturing(cudaStream_t stream) {
@@ -94,21 +107,33 @@ inline workspace* stream_workspace(cudaStream_t stream, int device) {
   return &spaces[key];
 }
 
-// Status words for `count` tiles or chunks of one launch on `stream`, under
-// a fresh epoch: the stream's own (cleared only when the epoch wraps), or,
-// while the stream is being captured, temporaries cleared by a memset node,
-// so that every replay starts from zeros with epoch 1. Keep it alive until
-// the kernel is launched.
+// The workspace of `stream` on the current device, looked up once per call.
+struct stream_place {
+  cudaStream_t stream;
+  int device;
+  workspace* space;  // nullptr while the stream is being captured
+};
+inline stream_place place_of(cudaStream_t stream) {
+  const int device = current_device();
+  return {stream, device, stream_workspace(stream, device)};
+}
+
+// Status words for `count` tiles or chunks of one launch on `at.stream`,
+// under a fresh epoch: the stream's own (cleared only when the epoch wraps),
+// or, while the stream is being captured, temporaries cleared by a memset
+// node, so that every replay starts from zeros with epoch 1. Keep it alive
+// until the kernel is launched.
 template <class AccT>
 class launch_status {
  public:
   using status_t = tile_status<AccT>;
 
-  launch_status(offset_t count, cudaStream_t stream) {
+  launch_status(offset_t count, const stream_place& at) {
     const std::size_t word_bytes = status_t::word_bytes(count);
     const std::size_t value_bytes = status_t::value_bytes(count);
-    const int device = current_device();
-    if (workspace* w = stream_workspace(stream, device)) {
+    const cudaStream_t stream = at.stream;
+    const int device = at.device;
+    if (workspace* w = at.space) {
       status_region& region = w->status[static_cast<int>(status_layout_for<AccT>)];
       grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, device, stream);
       const unsigned epoch = static_cast<unsigned>(++region.launches & kEpochMask);

@@ -376,6 +376,40 @@ TEST_F(Api, BackToBackCallsReuseTheStreamWorkspace) {
   }
 }
 
+// A stream launches a (kernel, grid, block) it has launched before through a
+// graph with the new call's arguments (util/launch.cuh): calls of one shape
+// with other inputs, outputs, init and streams must each get their own result.
+TEST_F(Api, RepeatedShapesTakeEachCallsArguments) {
+  cudaStream_t streams[2];
+  for (auto& s : streams) CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (std::int64_t n : {1000ll, 5000ll, 70001ll, 300007ll}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    for (int call = 0; call < 6; ++call) {
+      const cudaStream_t stream = streams[call % 2];
+      const std::vector<affine> h = random_input<affine, compose>(n, 500 + call);
+      const auto d = to_device(h);
+      thrust::device_vector<affine> out(n), total(1);
+      poison(out);
+      poison(total);
+      const affine init{static_cast<std::uint32_t>(2 * call + 1), static_cast<std::uint32_t>(call)};
+      const auto policy = cascade::cuda.on(stream);
+      if (call % 3 == 2) {
+        cascade::exclusive_scan(policy, d.begin(), d.end(), out.begin(), init, compose{});
+      } else {
+        cascade::inclusive_scan(policy, d.begin(), d.end(), out.begin(), compose{}, init);
+      }
+      cascade::reduce_into(policy, d.begin(), d.end(), total.begin(), init, compose{});
+      const affine r = cascade::reduce(policy, d.begin(), d.end(), init, compose{});
+      CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+      const auto kind = call % 3 == 2 ? scan_kind::exclusive : scan_kind::inclusive_init;
+      ASSERT_EQ(to_host(out), host_scan(h, kind, init, compose{})) << "call " << call;
+      ASSERT_EQ(to_host(total)[0], host_fold(h, init, compose{})) << "call " << call;
+      ASSERT_EQ(r, host_fold(h, init, compose{})) << "call " << call;
+    }
+  }
+  for (auto& s : streams) CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+}
+
 // ------------------------------------------- look-back progress ----------
 // Small tiles (64 threads x 2 items), so that far more blocks than can be
 // resident are launched, and a short wait before a silent predecessor's tile
