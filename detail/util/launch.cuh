@@ -26,7 +26,10 @@
 namespace cascade::detail {
 
 inline constexpr unsigned kGraphMaxGrid = 4096;
-inline constexpr std::size_t kGraphsPerStream = 64;  // beyond: direct launches
+// Configurations per stream with a graph; beyond, direct launches. The
+// benchmark sweep (4 types, 2^10..2^30, every algorithm on one stream) uses a
+// few hundred; 64 left the cases registered last launching directly.
+inline constexpr std::size_t kGraphsPerStream = 1024;
 
 // Launches `node`'s graph with new arguments, making it on the configuration's
 // second launch. False when the launch should go direct instead.
