@@ -20,6 +20,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <mutex>
 #include <tuple>
 
@@ -47,11 +48,15 @@ inline bool launch_graph(graph_launches& graphs, const cudaKernelNodeParams& nod
     check(cudaGraphCreate(&graph, 0), "cudaGraphCreate");
     cudaGraphNode_t kernel_node = nullptr;
     cudaGraphExec_t exec = nullptr;
+    const char* call = "cudaGraphAddKernelNode";
     cudaError_t status = cudaGraphAddKernelNode(&kernel_node, graph, nullptr, 0, &node);
-    if (status == cudaSuccess) status = cudaGraphInstantiate(&exec, graph, 0);
+    if (status == cudaSuccess) {
+      call = "cudaGraphInstantiate";
+      status = cudaGraphInstantiate(&exec, graph, 0);
+    }
     if (status != cudaSuccess) {
       (void)cudaGraphDestroy(graph);
-      check(status, "cudaGraphInstantiate (kernel launch graph)");
+      check(status, call);
     }
     e.graph = graph;
     e.node = kernel_node;
