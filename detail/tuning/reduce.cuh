@@ -11,7 +11,13 @@ struct single_pass_reduce_tuning {
   // 256 threads: 8 warps, each reducing a contiguous span of the chunk.
   static constexpr int block_threads = 256;
   // Blocks per SM the register allocation must allow (__launch_bounds__).
-  static constexpr int min_blocks_per_sm = 1;
+  // Unbounded, int64 took 76 registers (3 blocks per SM), the others 62-64
+  // (4). H100 against CUB in one run, asking for 1 / 4 / 6 / 8 blocks: int64
+  // 2^20 0.71 / 0.66 / 0.69 / 0.81, 2^22 0.79 / 0.74 / 0.76 / 0.83, 2^24
+  // 0.94 / 0.91 / 0.99 / 1.13; int32 2^24 0.88 / 0.89 / 0.96 / 1.05, 2^28
+  // 1.00 / 1.00 / 1.07 / 1.12; double and float alike: more blocks are
+  // slower, 4 is where every type already was but int64.
+  static constexpr int min_blocks_per_sm = 4;
   // Items per lane per row: one 16-byte vector of the input type.
   static constexpr int vector_items = vector_items_v<InputT>;
   // Rows whose loads a warp keeps in flight before reducing them: four
@@ -66,6 +72,7 @@ struct single_pass_reduce_small_tuning : single_pass_reduce_tuning<InputT> {
 // double 0.71-0.79).
 template <class InputT>
 struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
+  static constexpr int min_blocks_per_sm = 1;
   static constexpr int rows_in_flight = 64;
   static constexpr long long max_chunks = 256;
   static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
