@@ -36,6 +36,21 @@ struct compose {
 };
 inline std::ostream& operator<<(std::ostream& os, const affine& f) { return os << "{" << f.a << "," << f.b << "}"; }
 
+// The same over uint16, in 4 bytes: a non-commutative operator on the paths
+// of 4-byte values (16-byte vectors, scan tiles kept in shared memory).
+struct affine16 {
+  std::uint16_t a, b;
+  __host__ __device__ friend bool operator==(const affine16& x, const affine16& y) { return x.a == y.a && x.b == y.b; }
+};
+struct compose16 {
+  __host__ __device__ affine16 operator()(const affine16& f, const affine16& g) const {
+    // Products in uint32: uint16 operands would promote to int and overflow.
+    return {static_cast<std::uint16_t>(std::uint32_t(g.a) * f.a),
+            static_cast<std::uint16_t>(std::uint32_t(g.a) * f.b + g.b)};
+  }
+};
+inline std::ostream& operator<<(std::ostream& os, const affine16& f) { return os << "{" << f.a << "," << f.b << "}"; }
+
 // Affine-map composition with its identity (x -> 1 x + 0) declared: order
 // matters, and the strategies that pad can pad. (compose itself has no
 // identity trait, on purpose.)
@@ -66,6 +81,8 @@ struct domain {
       return std::uniform_real_distribution<T>(T(-1000), T(1000))(rng);
     } else if constexpr (std::is_same_v<T, affine>) {
       return {static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())};
+    } else if constexpr (std::is_same_v<T, affine16>) {
+      return {static_cast<std::uint16_t>(rng() | 1u), static_cast<std::uint16_t>(rng())};
     } else if constexpr (std::is_same_v<T, triple>) {
       std::uniform_int_distribution<int> d(-1000, 1000);
       return {d(rng), d(rng), d(rng)};

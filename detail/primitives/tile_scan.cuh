@@ -12,6 +12,7 @@
 #include <cascade/detail/primitives/warp_scan.cuh>
 #include <cascade/detail/primitives/uninitialized.cuh>
 #include <cascade/detail/primitives/load.cuh>
+#include <cascade/detail/primitives/shared_tile.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 #include <type_traits>
@@ -198,6 +199,39 @@ __device__ AccT warp_tile_aggregate(InIt in, offset_t base, Op op) {
   return aggregate.value;
 }
 
+// Each thread's items become their running combination, left to right; the
+// last one, the thread's total, is returned.
+template <int Items, class AccT, class Op>
+__device__ __forceinline__ AccT scan_items(AccT (&items)[Items], Op op) {
+  AccT total = items[0];
+#pragma unroll
+  for (int k = 1; k < Items; ++k) items[k] = total = op(total, items[k]);
+  return total;
+}
+
+// Everything before this thread's items: the tile's prefix (init included),
+// then the threads before it in the block.
+template <class AccT, class Op>
+__device__ __forceinline__ maybe<AccT> thread_prefix(const maybe<AccT>& tile_prefix,
+                                                     const block_scan_result<AccT>& block, Op op) {
+  return threadIdx.x > 0 ? then(tile_prefix, block.exclusive, op) : tile_prefix;
+}
+
+// A thread's scanned items (scan_items) become its outputs, given the prefix
+// of everything before them (an exclusive scan always has one: init).
+template <int Items, class AccT, class Op>
+__device__ __forceinline__ void apply_prefix(AccT (&items)[Items], const maybe<AccT>& running,
+                                             const scan_mode<AccT>& mode, Op op) {
+  if (mode.exclusive) {
+#pragma unroll
+    for (int k = Items - 1; k > 0; --k) items[k] = op(running.value, items[k - 1]);
+    items[0] = running.value;
+  } else if (running.has) {
+#pragma unroll
+    for (int k = 0; k < Items; ++k) items[k] = op(running.value, items[k]);
+  }
+}
+
 // Scans the tile [base, base + valid) with one barrier (the block scan's) and
 // the prefix functor's: a tile's latency is what limits a single-pass scan.
 template <bool Full, int BlockThreads, int Items, tile_io Io, class AccT, class InIt, class OutIt, class Op,
@@ -216,27 +250,44 @@ __device__ __forceinline__ AccT scan_tile_shaped(InIt in, OutIt out, offset_t ba
   const AccT filler = Full ? AccT{} : static_cast<AccT>(in[base]);
   load_tile<Full, Items, Io>(in, first, warp_first, count, warp_valid, filler, storage, items);
 
-  // Each thread scans its own items; the last one is its total.
-  AccT total = items[0];
-#pragma unroll
-  for (int k = 1; k < Items; ++k) items[k] = total = op(total, items[k]);
-  const block_scan_result<AccT> block = block_scan(total, op, BlockThreads, storage.scan);
-
-  // The prefix of everything before this tile (init included), then this thread's.
-  const maybe<AccT> prefix = tile_prefix(block.aggregate, storage);
-  maybe<AccT> running = prefix;
-  if (tid > 0) running = then(prefix, block.exclusive, op);
-
-  if (mode.exclusive) {
-#pragma unroll
-    for (int k = Items - 1; k > 0; --k) items[k] = op(running.value, items[k - 1]);
-    items[0] = running.value;
-  } else if (running.has) {
-#pragma unroll
-    for (int k = 0; k < Items; ++k) items[k] = op(running.value, items[k]);
-  }
+  const block_scan_result<AccT> block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
+  apply_prefix(items, thread_prefix(tile_prefix(block.aggregate, storage), block, op), mode, op);
   store_tile<Full, Items, Io>(out, first, warp_first, count, warp_valid, storage, items);
   __syncthreads();  // the storage is free for the next tile
+  return block.aggregate;
+}
+
+// A block's storage for scanning tiles kept in shared memory (shared_tile.cuh).
+template <int BlockThreads, int Items, class AccT>
+struct shared_tile_scan_storage {
+  block_scan_storage<BlockThreads / 32, AccT> scan;
+  uninitialized_array<maybe<AccT>, 1> prefix;
+  shared_tile<BlockThreads, Items, AccT> tile;
+};
+
+// Scans the tile that storage.tile is loading (start_load, load_rest) into
+// `out`, its first output (16-byte aligned), writing `valid` outputs (a
+// partial tile's aggregate is not the tile's; see scan_tile). Each thread
+// folds its items, the block scans the thread totals and asks for the tile's
+// prefix; then each thread reads its items again, scans them with its prefix
+// and writes them back, and each warp copies its segment out. Nothing of the
+// tile lives in registers across the prefix wait. The same combination tree
+// as scan_tile.
+template <int BlockThreads, int Items, class AccT, class OutT, class Op, class PrefixFn>
+__device__ __forceinline__ AccT scan_shared_tile(OutT* out, int valid, const scan_mode<AccT>& mode, Op op,
+                                                 shared_tile_scan_storage<BlockThreads, Items, AccT>& storage,
+                                                 PrefixFn tile_prefix) {
+  static_assert(std::is_same_v<OutT, AccT>, "bulk copies move the accumulator's bytes unchanged");
+  storage.tile.wait_loaded();
+  AccT items[Items];
+  storage.tile.read(items);
+  const block_scan_result<AccT> block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
+  const maybe<AccT> running = thread_prefix(tile_prefix(block.aggregate, storage), block, op);
+  storage.tile.read(items);
+  scan_items(items, op);
+  apply_prefix(items, running, mode, op);
+  storage.tile.write(items);
+  storage.tile.store_warp_segment(out, valid);
   return block.aggregate;
 }
 

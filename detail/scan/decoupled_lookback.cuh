@@ -6,7 +6,10 @@
 // their aggregates in order until it meets one that has published its
 // inclusive prefix. The tile then publishes its own inclusive prefix and
 // writes its outputs. Small inputs are scanned by a single block that carries
-// the prefix from tile to tile: one launch, no status.
+// the prefix from tile to tile: one launch, no status. Larger inputs of 4-
+// and 8-byte values keep each tile in shared memory, moved by bulk copies,
+// instead of in registers through the look-back (shared_tile.cuh): more
+// tiles per SM.
 //
 // Progress never depends on the order in which the hardware runs blocks: a
 // predecessor that has published nothing after a while may not be running
@@ -29,8 +32,11 @@
 
 #include <nv/target>
 
+#include <cuda/std/type_traits>
+
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include <cascade/detail/util/math.cuh>
 
@@ -122,23 +128,42 @@ __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile
   }
 }
 
+// Whether tiles stay in shared memory (Tuning::shared_tiles; shared_tile.cuh):
+// bulk copies move the accumulator's bytes between arrays of it.
+template <class Tuning, class InIt, class OutIt, class AccT>
+inline constexpr bool shared_tiles_v =
+    Tuning::shared_tiles && shared_tile_fits<AccT, Tuning::items_per_thread> && std::is_pointer_v<InIt> &&
+    std::is_pointer_v<OutIt> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<InIt>>, AccT> &&
+    std::is_same_v<std::remove_pointer_t<OutIt>, AccT>;
+
+// A block's shared memory: the register path's, or (only one is used per
+// block) the shared tile's.
+template <class Tuning, class AccT, bool SharedTiles>
+union kernel_storage {
+  tile_scan_storage<Tuning::block_threads, Tuning::items_per_thread, AccT, Tuning::io> registers;
+  ::cuda::std::conditional_t<SharedTiles,
+                             shared_tile_scan_storage<Tuning::block_threads, Tuning::items_per_thread, AccT>, char>
+      shared;
+};
+
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
     kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, tile_status<AccT> status, Op op) {
   constexpr int threads = Tuning::block_threads;
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
-  using storage_t = tile_scan_storage<threads, items, AccT, Tuning::io>;
-  __shared__ storage_t storage;
+  constexpr bool shared_tiles = shared_tiles_v<Tuning, InIt, OutIt, AccT>;
+  __shared__ kernel_storage<Tuning, AccT, shared_tiles> storage;
   const maybe<AccT> init{mode.init, mode.has_init};
 
-  if (gridDim.x == 1) {
-    // One block: tiles in order, the prefix carried from each to the next.
+  if (!shared_tiles && gridDim.x == 1) {
+    // One block: tiles in order, the prefix carried from each to the next
+    // (run_tuned sends shared tiles through the status path even then).
     maybe<AccT> carry = init;
     for (offset_t base = 0; base < n; base += tile_items) {
       const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-      const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage,
-                                                                   [&](const AccT&, storage_t&) { return carry; });
+      const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
+                                                                   [&](const AccT&, auto&) { return carry; });
       carry = then(carry, aggregate, op);
     }
     return;
@@ -146,9 +171,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
 
   const offset_t tile = tile_of_block<Tuning>();
   const offset_t base = tile * tile_items;
-  prefetch_tile<Tuning, tile_items>(in, n, tile);
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-  auto prefix = [&](const AccT& aggregate, storage_t& s) -> maybe<AccT> {
+  auto prefix = [&](const AccT& aggregate, auto& s) -> maybe<AccT> {
     if (threadIdx.x < kWarpThreads) {
       maybe<AccT> p = init;
       if (tile == 0) {
@@ -170,7 +194,19 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     __syncthreads();
     return s.prefix[0];
   };
-  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage, prefix);
+  if constexpr (shared_tiles) {
+    // run() sends only 16-byte aligned arrays, and only on sm_90 and later.
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (
+      if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);
+      storage.shared.tile.load_rest(in + base, valid);
+      prefetch_tile<Tuning, tile_items>(in, n, tile);
+      __syncthreads();  // the tile's barrier is armed, its last values written
+      scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
+      return;
+    ))
+  }
+  prefetch_tile<Tuning, tile_items>(in, n, tile);
+  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
 }
 
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
@@ -181,8 +217,12 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
   using status_t = tile_status<AccT>;
 
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
+  if (tiles == 0) return;
+  if (shared_tiles_v<Tuning, InIt, OutIt, AccT> && !(aligned16(in) && aligned16(out))) {
+    throw std::invalid_argument("cascade scan: tiles kept in shared memory need 16-byte aligned input and output");
+  }
   const stream_place at = place_of(stream);
-  if (tiles <= Tuning::single_block_tiles) {
+  if (!shared_tiles_v<Tuning, InIt, OutIt, AccT> && tiles <= Tuning::single_block_tiles) {
     launch(at, k, 1, Tuning::block_threads, "cascade decoupled look-back scan kernel (single block)", in, out, n, mode,
            status_t{}, op);
     return;
@@ -197,6 +237,12 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
   if constexpr (lookback_scan_small_tuning<AccT>::max_items > 0) {
     if (n <= lookback_scan_small_tuning<AccT>::max_items) {
       return run_tuned<lookback_scan_small_tuning<AccT>>(in, n, out, mode, op, stream);
+    }
+  }
+  using shared_tuning = lookback_scan_shared_tuning<AccT>;
+  if constexpr (shared_tiles_v<shared_tuning, InIt, OutIt, AccT>) {
+    if (n >= shared_tuning::min_items && aligned16(in) && aligned16(out) && has_bulk_copy()) {
+      return run_tuned<shared_tuning>(in, n, out, mode, op, stream);
     }
   }
   run_tuned<lookback_scan_tuning<AccT>>(in, n, out, mode, op, stream);

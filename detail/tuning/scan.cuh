@@ -72,6 +72,34 @@ struct lookback_scan_tuning {
   // Tests only: block b scans the last tile but b, so that the hardware's
   // in-order start runs successors before their predecessors.
   static constexpr bool reversed_tiles = false;
+  // Tiles held in registers through the look-back (see the shared tuning below).
+  static constexpr bool shared_tiles = false;
+};
+
+// 4- and 8-byte values between 16-byte aligned arrays of them, on sm_90 and
+// later: tiles that stay in shared memory through the look-back, moved by
+// bulk copies (shared_tile.cuh). With no registers holding items across the
+// look-back, 8 tiles of 20 KB (160 bytes per thread) fit on an SM. H100,
+// inclusive sum against CUB in one run: int32 at 2^26 / 2^28 (float alike),
+// register tiles 128 x 24 with 8 blocks 0.872 / 0.881; shared 128 x 24 with
+// 8 / 10 / 12 / 16 blocks 0.839 / 0.850, 0.834 / 0.843, 0.885 / 0.900, 0.993
+// / 1.019; shared 128 x 40 with 8 0.818 / 0.831, with 10 0.869 / 0.916;
+// bulk loads into register tiles (128 x 24, 8 blocks) 0.852 / 0.861. At
+// 2^23 / 2^25 (next run): int32 128 x 40 with 8 0.768 / 0.815, with 9 0.778
+// / 0.829, 128 x 56 with 7 0.795 / 0.833; int64 register tiles 0.881 /
+// 0.911, shared 128 x 20 with 8 0.840 / 0.901, 128 x 12 with 10 0.877 /
+// 0.913, with 8 0.887 / 0.920 (double alike).
+template <class AccT>
+struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
+  static constexpr int items_per_thread = sizeof(AccT) == 4 || sizeof(AccT) == 8 ? int(160 / sizeof(AccT)) : 1;
+  static constexpr int min_blocks_per_sm = 8;
+  static constexpr bool shared_tiles = sizeof(AccT) == 4 || sizeof(AccT) == 8;
+  // From the first size above the small tuning's, shared tiles were faster
+  // at every size measured (against CUB, register -> shared tiles): int32
+  // 2^17 0.525 -> 0.475, 2^19 0.606 -> 0.549, 2^21 0.731 -> 0.578, 2^22
+  // 0.812 -> 0.631, 2^24 0.894 -> 0.798, 2^26 0.876 -> 0.826, 2^27 0.882 ->
+  // 0.831; int64 2^17 0.578 -> 0.547, 2^19 0.656 -> 0.597, 2^21 0.718 -> 0.598.
+  static constexpr long long min_items = 1 << 17;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:

@@ -34,6 +34,19 @@ int resident_blocks(Kernel kernel, int threads, std::size_t smem = 0) {
   return blocks;
 }
 
+// Whether the current device has sm_90's bulk copies (cp.async.bulk), read
+// once per device.
+inline bool has_bulk_copy() {
+  static std::mutex mutex;
+  static std::map<int, bool> cache;
+  const int device = current_device();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
+  int major = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  return cache.emplace(device, major >= 9).first->second;
+}
+
 // Kernels may use more than 48 KB of dynamic shared memory only after asking.
 template <class Kernel>
 void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {

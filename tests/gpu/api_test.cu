@@ -424,6 +424,14 @@ struct progress_tuning : cascade::detail::lookback_scan_tuning<AccT> {
   static constexpr bool reversed_tiles = Reversed;
 };
 
+// The same with tiles kept in shared memory: 8 items of 4 bytes per thread
+// (two 16-byte vectors), moved by bulk copies.
+template <class AccT, bool Reversed, int Polls>
+struct shared_progress_tuning : progress_tuning<AccT, Reversed, Polls> {
+  static constexpr int items_per_thread = 8;
+  static constexpr bool shared_tiles = true;
+};
+
 template <class Tuning, class T, class Op>
 void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
   const std::vector<T> h = random_input<T, Op>(n, seed);
@@ -453,6 +461,8 @@ TEST_F(Api, LookbackProgressDoesNotDependOnBlockOrder) {
   check_lookback_scan<progress_tuning<int, true, 4>, int>(n, plus{}, 81);
   check_lookback_scan<progress_tuning<affine, true, 4>, affine>(n, compose{}, 82);
   check_lookback_scan<progress_tuning<triple, true, 4>, triple>(n, triple_plus{}, 83);
+  check_lookback_scan<shared_progress_tuning<int, true, 4>, int>(n, plus{}, 87);
+  check_lookback_scan<shared_progress_tuning<affine16, true, 4>, affine16>(n, compose16{}, 88);
 }
 
 // A predecessor's aggregate recomputed by the waiting warp equals the one it
@@ -461,6 +471,41 @@ TEST_F(Api, LookbackRecomputedAggregatesAreExact) {
   check_lookback_scan<progress_tuning<int, false, 1>, int>(2'000'003, plus{}, 84);
   check_lookback_scan<progress_tuning<affine, false, 1>, affine>(1'000'003, compose{}, 85);
   check_lookback_scan<progress_tuning<triple, false, 1>, triple>(300'007, triple_plus{}, 86);
+  check_lookback_scan<shared_progress_tuning<int, false, 1>, int>(2'000'003, plus{}, 89);
+  check_lookback_scan<shared_progress_tuning<affine16, false, 1>, affine16>(1'000'003, compose16{}, 90);
+}
+
+// Tiles kept in shared memory (4- and 8-byte values, 16-byte aligned arrays, N from
+// the shared tuning's threshold on): last tiles of every length the bulk
+// copies split differently (whole 16-byte units, then 1..3 values, or none),
+// in and out of place; and misaligned arrays, which take register tiles.
+template <class T, class Op>
+void check_shared_tiles(std::uint64_t seed) {
+  using tuning = cascade::detail::lookback_scan_shared_tuning<T>;
+  const std::int64_t tile = std::int64_t(tuning::block_threads) * tuning::items_per_thread;
+  const std::int64_t whole = (tuning::min_items + tile - 1) / tile * tile;
+  for (std::int64_t n : {whole, whole + 1, whole + 3, whole + 4, whole + 5, whole + tile - 1, 7 * whole + 2}) {
+    check_scans<T, Op>(cascade::cuda, n, seed++);
+    if (::testing::Test::HasFailure()) return;
+  }
+  const std::int64_t n = whole + 5;
+  const std::vector<T> h = random_input<T, Op>(n + 1, seed);
+  const auto d = to_device(h);
+  thrust::device_vector<T> out(n + 1);
+  poison(out);
+  cascade::inclusive_scan(cascade::cuda, d.begin() + 1, d.end(), out.begin() + 1, Op{});
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  const auto want = host_scan(std::vector<T>(h.begin() + 1, h.end()), scan_kind::inclusive, T{}, Op{});
+  const auto got = to_host(out);
+  ASSERT_EQ(std::vector<T>(got.begin() + 1, got.end()), want) << "misaligned";
+}
+TEST_F(Api, SharedMemoryTilesAtEveryTailLength) {
+  check_shared_tiles<int, plus>(91);
+  check_shared_tiles<float, maximum>(101);
+  check_shared_tiles<affine16, compose16>(111);
+  check_shared_tiles<std::int64_t, plus>(121);
+  check_shared_tiles<double, plus>(131);
+  check_shared_tiles<affine, compose>(141);
 }
 
 // ------------------------------------------------------ beyond 2^31 ---------

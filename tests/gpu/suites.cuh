@@ -43,7 +43,7 @@ using integer_ops = ::testing::Types<combo<T, plus, S>, combo<T, minimum, S>, co
 
 // The automatic strategy's matrix: signed integers x five operators (CUB
 // reference); unsigned integers (CUB), float and double (float64 reference),
-// a 12-byte struct and a non-commutative operator (host fold).
+// a 12-byte struct and non-commutative operators on 8 and 4 bytes (host fold).
 using signed_combos = ::testing::Types<
     combo<std::int8_t, plus>, combo<std::int8_t, minimum>, combo<std::int8_t, maximum>, combo<std::int8_t, multiplies>,
     combo<std::int8_t, bit_xor>, combo<std::int16_t, plus>, combo<std::int16_t, minimum>, combo<std::int16_t, maximum>,
@@ -56,5 +56,5 @@ using other_combos = ::testing::Types<
     combo<std::uint64_t, minimum>, combo<std::uint64_t, maximum>, combo<std::uint64_t, multiplies>,
     combo<std::uint64_t, bit_xor>, combo<float, plus>, combo<float, minimum>, combo<float, maximum>,
     combo<float, multiplies>, combo<double, plus>, combo<double, minimum>, combo<double, maximum>,
-    combo<double, multiplies>, combo<affine, compose>, combo<triple, triple_plus>>;
+    combo<double, multiplies>, combo<affine, compose>, combo<affine16, compose16>, combo<triple, triple_plus>>;
 }  // namespace cascade_test
