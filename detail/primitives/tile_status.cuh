@@ -7,7 +7,10 @@
 // the launch that wrote it (30 bits) beside its state (2 bits), and a word of
 // another epoch reads as "not yet". The host numbers the launches. A region of
 // status words only ever holds words of its own layout (or zeros: epoch 0 /
-// state 0 = "not yet"), so stale bits are never mistaken for a tag.
+// state 0 = "not yet"), so stale bits are never mistaken for a tag. Words
+// with a single reader (the reduce's chunk partials) are cleared by it
+// instead, so that their launches all use one epoch and take identical
+// arguments (see util/workspace.cuh).
 //
 // Values of at most 8 bytes travel in one word with their tag (8 bytes for
 // values up to 4, 16 for values up to 8), written and read by single
@@ -28,12 +31,17 @@ enum tile_state : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_prefix =
 
 inline constexpr unsigned kEpochMask = (1u << 30) - 1;
 
+// An epoch as kernels receive it: a whole 8-byte word, so that a status
+// handle has no padding and launch arguments that hold one compare bytewise
+// (util/launch.cuh).
+using epoch_word = unsigned long long;
+
 // The 32-bit tag of a status word: epoch and state.
-__host__ __device__ constexpr unsigned status_tag(unsigned epoch, tile_state state) {
-  return ((epoch & kEpochMask) << 2) | state;
+__host__ __device__ constexpr unsigned status_tag(epoch_word epoch, tile_state state) {
+  return (static_cast<unsigned>(epoch & kEpochMask) << 2) | state;
 }
-__device__ __forceinline__ tile_state state_in(unsigned tag, unsigned epoch) {
-  return (tag >> 2) == (epoch & kEpochMask) ? static_cast<tile_state>(tag & 3u) : tile_invalid;
+__device__ __forceinline__ tile_state state_in(unsigned tag, epoch_word epoch) {
+  return (tag >> 2) == static_cast<unsigned>(epoch & kEpochMask) ? static_cast<tile_state>(tag & 3u) : tile_invalid;
 }
 
 // The three layouts; the host keeps one region per layout.
@@ -80,11 +88,11 @@ struct tile_status {
   static_assert(sizeof(AccT) <= sizeof(bits_t));
 
   word_t* words;
-  unsigned epoch;
+  epoch_word epoch;
 
   static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(word_t) * tiles; }
   static constexpr std::size_t value_bytes(offset_t) { return 0; }
-  __host__ __device__ static tile_status at(void* word_memory, void*, unsigned epoch) {
+  __host__ __device__ static tile_status at(void* word_memory, void*, epoch_word epoch) {
     return {static_cast<word_t*>(word_memory), epoch};
   }
 
@@ -101,6 +109,9 @@ struct tile_status {
     ::cuda::std::memcpy(&value, &bits, sizeof(AccT));
     return state_in(tag_of(w), epoch);
   }
+
+  // Back to "not yet", for words that their one reader clears once read.
+  __device__ void clear(offset_t tile) const { store_relaxed(words + tile, word_t{}); }
 };
 
 template <class AccT>
@@ -113,11 +124,11 @@ struct tile_status<AccT, status_layout::split> {
 
   unsigned* tags;
   slot* values;  // tile t: aggregate at 2t, inclusive prefix at 2t + 1
-  unsigned epoch;
+  epoch_word epoch;
 
   static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(unsigned) * tiles; }
   static constexpr std::size_t value_bytes(offset_t tiles) { return 2 * sizeof(slot) * tiles; }
-  __host__ __device__ static tile_status at(void* word_memory, void* value_memory, unsigned epoch) {
+  __host__ __device__ static tile_status at(void* word_memory, void* value_memory, epoch_word epoch) {
     return {static_cast<unsigned*>(word_memory), static_cast<slot*>(value_memory), epoch};
   }
 
@@ -137,6 +148,11 @@ struct tile_status<AccT, status_layout::split> {
     for (int w = 0; w < slot_words; ++w) words[w] = __ldcg(reinterpret_cast<const unsigned*>(source) + w);
     ::cuda::std::memcpy(&value, words, sizeof(AccT));
     return state;
+  }
+
+  __device__ void clear(offset_t tile) const {
+    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> tag(tags[tile]);
+    tag.store(0u, ::cuda::memory_order_relaxed);
   }
 };
 

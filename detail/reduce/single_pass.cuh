@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace cascade::detail::single_pass {
 
@@ -147,7 +148,8 @@ __device__ AccT block_reduce_range(It in, offset_t begin, offset_t end, offset_t
 
 // The finishing block reads the chunk partials a batch at a time. Each
 // thread polls `per_thread` status words (coalesced, their loads in flight
-// together) until all hold partials, and parks the values in shared memory;
+// together) until all hold partials, clears them for the next launch (it is
+// their only reader), and parks the values in shared memory;
 // then each thread folds a run of consecutive partials, the block combines
 // the runs in thread order, and the batches combine in order. One L2 round
 // trip per batch: a wait pass and then a read pass took two (H100, 8192
@@ -188,7 +190,10 @@ __device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chun
 #pragma unroll
     for (int k = 0; k < per_thread; ++k) {
       const int i = int(threadIdx.x) + k * Threads;
-      if (i < count) values[i] = value[k];
+      if (i < count) {
+        partials.clear(first + i);
+        values[i] = value[k];
+      }
     }
     __syncthreads();
     const int run_first = int(threadIdx.x) * per_thread;
@@ -208,14 +213,16 @@ __device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chun
   return total;
 }
 
+// No padding, so that repeated calls compare equal bytewise (util/launch.cuh).
 template <class AccT>
 struct params {
   offset_t body_length;  // items after the unaligned head
   offset_t chunk_items;
   offset_t chunks;
-  int head;                    // items before the first 16-byte boundary, folded by the finishing block
-  tile_status<AccT> partials;  // one word per chunk
+  offset_t head;               // items before the first 16-byte boundary, folded by the finishing block
+  tile_status<AccT> partials;  // one word per chunk, cleared by the finishing block
 };
+static_assert(std::has_unique_object_representations_v<params<int>>);
 
 // Two chunks or more (one goes to single_block_kernel below).
 template <class Tuning, class It, class AccT, class OutIt, class Op>
@@ -239,7 +246,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const AccT total = reduce_partials<Tuning::block_threads>(p.partials, p.chunks, op, finish, storage);
   if (threadIdx.x == 0) {
     AccT r = init;
-    for (int i = 0; i < p.head; ++i) r = op(r, static_cast<AccT>(in[i]));
+    for (offset_t i = 0; i < p.head; ++i) r = op(r, static_cast<AccT>(in[i]));
     *result = op(r, total);
   }
 }
@@ -333,7 +340,7 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
   auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
   offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads));
   if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
-  const launch_status<AccT> partials(p.chunks, at);
+  const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);
   p.partials = partials.words();
   launch(at, k, static_cast<unsigned>(grid), Tuning::block_threads, "cascade single-pass reduce kernel", in, p, result,
          init, op);

@@ -10,6 +10,10 @@
 // 9.0 -> 5.8 us, 2^16 9.6 -> 6.6 us; reduce 2^16 10.0 -> 6.2 us, 2^20 10.7
 // -> 6.7 us; the caller's thread 5.4-5.9 -> 2.2-2.3 us per call.
 //
+// A launch whose arguments equal the graph's last ones skips the update
+// (calls repeated on the same data; see util/workspace.cuh for the status
+// words that make that possible).
+//
 // The first launch of a configuration, grids above kGraphMaxGrid (kernels
 // long enough that the launch does not matter, whose grids vary with N),
 // configurations past kGraphsPerStream, and streams being captured into a
@@ -21,8 +25,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstring>
 #include <mutex>
 #include <tuple>
+#include <type_traits>
 
 namespace cascade::detail {
 
@@ -32,9 +38,11 @@ inline constexpr unsigned kGraphMaxGrid = 4096;
 // few hundred; 64 left the cases registered last launching directly.
 inline constexpr std::size_t kGraphsPerStream = 1024;
 
-// Launches `node`'s graph with new arguments, making it on the configuration's
-// second launch. False when the launch should go direct instead.
-inline bool launch_graph(graph_launches& graphs, const cudaKernelNodeParams& node, cudaStream_t stream) {
+// Launches `node`'s graph with new arguments (`args`: their bytes, to tell
+// whether they changed), making it on the configuration's second launch.
+// False when the launch should go direct instead.
+inline bool launch_graph(graph_launches& graphs, const cudaKernelNodeParams& node, const argument_bytes& args,
+                         cudaStream_t stream) {
   const auto key = std::make_tuple(node.func, node.gridDim.x, node.blockDim.x);
   std::lock_guard<std::mutex> lock(graphs.mutex);
   auto it = graphs.entries.find(key);
@@ -61,11 +69,28 @@ inline bool launch_graph(graph_launches& graphs, const cudaKernelNodeParams& nod
     e.graph = graph;
     e.node = kernel_node;
     e.exec = exec;
-  } else {
+    e.args = args;
+  } else if (!e.args.same_as(args)) {
+    e.args = argument_bytes{{}, false};  // until the update has succeeded
     check(cudaGraphExecKernelNodeSetParams(e.exec, e.node, &node), "cudaGraphExecKernelNodeSetParams");
+    e.args = args;
   }
   check(cudaGraphLaunch(e.exec, stream), "cudaGraphLaunch");
   return true;
+}
+
+// An argument's bytes. An empty one (a stateless functor) has none that
+// mean anything; one with padding makes the launch's bytes incomparable.
+template <class T>
+void append_bytes(argument_bytes& args, const T& value) {
+  if constexpr (std::is_empty_v<T>) {
+    return;
+  } else if constexpr (std::is_scalar_v<T> || std::has_unique_object_representations_v<T>) {
+    const auto* p = reinterpret_cast<const unsigned char*>(&value);
+    args.bytes.insert(args.bytes.end(), p, p + sizeof(T));
+  } else {
+    args.comparable = false;
+  }
 }
 
 // kernel<<<grid, block, 0, at.stream>>>(args...), through the stream's graph
@@ -77,16 +102,19 @@ void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, un
   if (at.space != nullptr && grid <= kGraphMaxGrid) {
     std::tuple<Params...> values(args...);  // the parameters, as the kernel takes them
     void* pointers[sizeof...(Params)];
+    argument_bytes bytes;
+    bytes.bytes.reserve((std::size_t(0) + ... + sizeof(Params)));
     std::apply([&](auto&... v) {
       int i = 0;
       ((pointers[i++] = static_cast<void*>(&v)), ...);
+      (append_bytes(bytes, v), ...);
     }, values);
     cudaKernelNodeParams node{};
     node.func = reinterpret_cast<void*>(kernel);
     node.gridDim = dim3(grid);
     node.blockDim = dim3(block);
     node.kernelParams = pointers;
-    if (launch_graph(at.space->graphs, node, at.stream)) return;
+    if (launch_graph(at.space->graphs, node, bytes, at.stream)) return;
   }
   kernel<<<grid, block, 0, at.stream>>>(args...);
   check_launch(what);

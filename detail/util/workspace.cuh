@@ -8,6 +8,14 @@
 // anything but words of its layout. Values too large for a word sit in a
 // region of their own.
 //
+// Words that one reader consumes (the reduce's chunk partials, read by its
+// finishing block) live in regions of their own, which that reader leaves
+// cleared: they always use epoch 1, so back-to-back calls on the same data
+// have identical kernel arguments and skip the graph's argument update
+// (util/launch.cuh). H100, double sums of 2 / 8 / 32 MB, event-timed: 6.7 /
+// 8.1 / 10.6 us with a fresh epoch and an update per call, 5.5 / 6.9 / 10.1
+// us for the same kernel's graph launched without an update.
+//
 // A stream being captured into a graph gets none: replays would reuse one
 // epoch. launch_status falls back to per-call temporaries cleared by a memset
 // node.
@@ -45,6 +53,16 @@ struct status_region {
   std::atomic<std::uint64_t> launches{0};
 };
 
+// The bytes of a launch's arguments, in parameter order. Arguments with
+// padding make them incomparable: equal values need not have equal bytes.
+struct argument_bytes {
+  std::vector<unsigned char> bytes;
+  bool comparable = true;
+  bool same_as(const argument_bytes& other) const {
+    return comparable && other.comparable && bytes == other.bytes;
+  }
+};
+
 // One-node graphs of this stream's kernel launches, by (kernel, grid, block);
 // see util/launch.cuh. A configuration gets its graph on its second launch.
 struct graph_launches {
@@ -52,13 +70,19 @@ struct graph_launches {
     cudaGraph_t graph = nullptr;
     cudaGraphNode_t node = nullptr;
     cudaGraphExec_t exec = nullptr;  // none yet: launched once, directly
+    argument_bytes args;             // the arguments the graph's node holds
   };
   std::mutex mutex;  // a parameter update and its launch go together
   std::map<std::tuple<const void*, unsigned, unsigned>, entry> entries;
 };
 
+// Whether a launch's status words get a fresh epoch, or are cleared by
+// their one reader and so keep epoch 1.
+enum class status_reuse { fresh_epoch, cleared_by_reader };
+
 struct workspace {
-  status_region status[kStatusLayouts];
+  status_region status[kStatusLayouts];   // fresh_epoch
+  status_region cleared[kStatusLayouts];  // cleared_by_reader
   graph_launches graphs;
 };
 
@@ -118,26 +142,31 @@ inline stream_place place_of(cudaStream_t stream) {
   return {stream, device, stream_workspace(stream, device)};
 }
 
-// Status words for `count` tiles or chunks of one launch on `at.stream`,
-// under a fresh epoch: the stream's own (cleared only when the epoch wraps),
-// or, while the stream is being captured, temporaries cleared by a memset
-// node, so that every replay starts from zeros with epoch 1. Keep it alive
-// until the kernel is launched.
+// Status words for `count` tiles or chunks of one launch on `at.stream`: the
+// stream's own, under a fresh epoch (cleared only when the epoch wraps) or
+// under epoch 1 where the reader clears them; or, while the stream is being
+// captured, temporaries cleared by a memset node, so that every replay starts
+// from zeros with epoch 1. Keep it alive until the kernel is launched.
 template <class AccT>
 class launch_status {
  public:
   using status_t = tile_status<AccT>;
 
-  launch_status(offset_t count, const stream_place& at) {
+  launch_status(offset_t count, const stream_place& at, status_reuse reuse = status_reuse::fresh_epoch) {
     const std::size_t word_bytes = status_t::word_bytes(count);
     const std::size_t value_bytes = status_t::value_bytes(count);
     const cudaStream_t stream = at.stream;
     const int device = at.device;
     if (workspace* w = at.space) {
-      status_region& region = w->status[static_cast<int>(status_layout_for<AccT>)];
+      const int layout = static_cast<int>(status_layout_for<AccT>);
+      const bool cleared = reuse == status_reuse::cleared_by_reader;
+      status_region& region = cleared ? w->cleared[layout] : w->status[layout];
       grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, device, stream);
-      const unsigned epoch = static_cast<unsigned>(++region.launches & kEpochMask);
-      if (epoch == 0) check(cudaMemsetAsync(region.words.ptr, 0, region.words.bytes, stream), "cudaMemsetAsync");
+      unsigned epoch = 1;
+      if (!cleared) {
+        epoch = static_cast<unsigned>(++region.launches & kEpochMask);
+        if (epoch == 0) check(cudaMemsetAsync(region.words.ptr, 0, region.words.bytes, stream), "cudaMemsetAsync");
+      }
       words_ = status_t::at(region.words.ptr, region.values.ptr, epoch);
     } else {
       temporary_layout layout;

@@ -8,6 +8,7 @@
 #include <cascade/detail/scan/decoupled_lookback.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
+#include <thrust/copy.h>
 #include <thrust/equal.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -408,6 +409,43 @@ TEST_F(Api, RepeatedShapesTakeEachCallsArguments) {
     }
   }
   for (auto& s : streams) CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+}
+
+// A reduce repeated with identical arguments launches its graph without
+// updating them (util/launch.cuh), which works because the finishing block
+// clears the chunk partials it reads (util/workspace.cuh). Data changed in
+// place, another init, and sizes with other chunk counts (1025, 256, 192) on
+// the same stream must each still get their own result.
+template <class T, class Op>
+void identical_calls_and_changing_chunk_counts(T init, T other_init, Op op, std::uint64_t seed) {
+  const std::int64_t most = (std::int64_t(1) << 24) + 5;
+  std::vector<T> h = random_input<T, Op>(most, seed);
+  thrust::device_vector<T> d = to_device(h);
+  thrust::device_vector<T> total(1);
+  for (std::int64_t n : {most, (std::int64_t(1) << 20) + 3, std::int64_t(3) << 18, most, std::int64_t(1) << 20}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const std::vector<T> prefix(h.begin(), h.begin() + n);
+    for (int call = 0; call < 3; ++call) {
+      poison(total);
+      cascade::reduce_into(cascade::cuda, d.begin(), d.begin() + n, total.begin(), init, op);
+      ASSERT_EQ(to_host(total)[0], host_fold(prefix, init, op)) << "identical call " << call;
+    }
+    poison(total);
+    cascade::reduce_into(cascade::cuda, d.begin(), d.begin() + n, total.begin(), other_init, op);
+    ASSERT_EQ(to_host(total)[0], host_fold(prefix, other_init, op)) << "other init";
+    // New values under the same pointer: the same arguments again.
+    h = random_input<T, Op>(most, ++seed);
+    thrust::copy(h.begin(), h.end(), d.begin());
+    poison(total);
+    cascade::reduce_into(cascade::cuda, d.begin(), d.begin() + n, total.begin(), other_init, op);
+    ASSERT_EQ(to_host(total)[0], host_fold(std::vector<T>(h.begin(), h.begin() + n), other_init, op))
+        << "data changed in place";
+  }
+}
+
+TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
+  identical_calls_and_changing_chunk_counts<int>(0, 7, plus{}, 81);
+  identical_calls_and_changing_chunk_counts(affine{1, 0}, affine{3, 5}, compose{}, 91);
 }
 
 // ------------------------------------------- look-back progress ----------
