@@ -15,8 +15,12 @@ struct block_reduce_storage {
   uninitialized_array<T, Warps> warp_partials;
 };
 
+// The smallest power of two >= n (n >= 1).
+constexpr int ceil_pow2(int n) { return n <= 1 ? 1 : 2 * ceil_pow2((n + 1) / 2); }
+
 // Combines one value per warp (in lane 0 of each of the first `warps_valid`
-// warps) in warp order; the result is in thread 0.
+// warps) in warp order; the result is in thread 0. The tree spans only the
+// Warps lanes that can hold a value: 8 warps take 3 steps, not 5.
 template <int Warps, class T, class Op>
 __device__ __forceinline__ T combine_warp_partials(T x, Op op, int warps_valid,
                                                    block_reduce_storage<Warps, T>& storage) {
@@ -25,7 +29,7 @@ __device__ __forceinline__ T combine_warp_partials(T x, Op op, int warps_valid,
   __syncthreads();
   if (warp == 0) {
     if (lane_id() < warps_valid) x = storage.warp_partials[lane_id()];
-    x = warp_reduce(x, op, 0, min_of(warps_valid, Warps));
+    x = warp_reduce<ceil_pow2(Warps)>(x, op, 0, min_of(warps_valid, Warps));
   }
   return x;
 }

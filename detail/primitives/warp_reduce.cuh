@@ -9,11 +9,14 @@
 
 namespace cascade::detail {
 
-template <class T, class Op>
+// Lanes (a power of two) bounds the tree's width where fewer lanes can hold
+// values: log2(Lanes) steps instead of five.
+template <int Lanes = kWarpThreads, class T, class Op>
 __device__ __forceinline__ T warp_reduce(T x, Op op, int first = 0, int last = kWarpThreads) {
+  static_assert(Lanes >= 1 && Lanes <= kWarpThreads && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two up to 32");
   const int lane = lane_id();
 #pragma unroll
-  for (int offset = 1; offset < kWarpThreads; offset *= 2) {
+  for (int offset = 1; offset < Lanes; offset *= 2) {
     const T other = shuffle_down(x, offset);
     if (lane >= first && lane + offset < last) x = op(x, other);
   }
