@@ -15,9 +15,6 @@ struct block_reduce_storage {
   uninitialized_array<T, Warps> warp_partials;
 };
 
-// The smallest power of two >= n (n >= 1).
-constexpr int ceil_pow2(int n) { return n <= 1 ? 1 : 2 * ceil_pow2((n + 1) / 2); }
-
 // Combines one value per warp (in lane 0 of each of the first `warps_valid`
 // warps) in warp order; the result is in thread 0. The tree spans only the
 // Warps lanes that can hold a value: 8 warps take 3 steps, not 5.

@@ -21,4 +21,7 @@ __host__ __device__ constexpr T ceil_div(T a, T b) {
   return (a + b - 1) / b;
 }
 
+// The smallest power of two >= n (n >= 1).
+__host__ __device__ constexpr int ceil_pow2(int n) { return n <= 1 ? 1 : 2 * ceil_pow2((n + 1) / 2); }
+
 }  // namespace cascade::detail
