@@ -146,29 +146,28 @@ __device__ AccT block_reduce_range(It in, offset_t begin, offset_t end, offset_t
   return combine_warp_partials(x, op, warps_valid, storage);
 }
 
-// The finishing block's reduction of the chunk partials, a fixed tree that
-// depends on their count only. Thread t polls and folds, in order, a run of
-// consecutive partials, `group` of them at a time (their loads in flight
-// together), until all hold values, and clears them for the next launch (it
-// is their only reader). The runs then combine in thread order: within one
-// warp while its lanes need at most `group` partials each, else across the
-// block, two or more per thread. H100, from the last block's entry into
-// the finish to its result, 128 / 512 partials (2 / 8 MB): double 0.64 /
-// 0.96 us with runs of 4, 0.74 / 0.90 with runs of 2, against 1.06 / 1.28
-// for the finish this replaced (every partial parked in shared memory, runs
-// of 8, then the whole block); int32 0.60 / 0.74 (runs of 4), 0.64 / 0.71
-// (2), 1.34 / 0.87 (8), against 1.05 / 1.15. The rule below takes runs of 4
-// at 128 partials and of 2 at 512.
+// The finishing block's reduction of the chunk partials: a fixed tree that
+// depends on their count only, in chunk order, each partial's status word
+// cleared once read for the next launch (the block is its only reader).
+//
+// Up to 2 x Threads partials (inputs of up to 32 MB), in runs: thread t polls
+// and folds a run of consecutive partials, `group` at a time with their
+// loads in flight together, and the runs combine in thread order, within one
+// warp while its lanes need at most `group` partials each (runs of 1 to 4),
+// else across the block (runs of 2). One L2 round trip and one reduction.
+// H100, from the last block's entry into the finish to its result, 128 /
+// 512 partials (2 / 8 MB): double 0.64 / 0.96 us with runs of 4, 0.74 / 0.90
+// with runs of 2, against 1.06 / 1.28 parked (below); int32 0.60 / 0.74 (4),
+// 0.64 / 0.71 (2), 1.34 / 0.87 (8), against 1.05 / 1.15.
 template <class AccT>
 inline constexpr int finish_group = clamp_to(int(32 / sizeof(AccT)), 1, 4);
 
-// partials[0] op ... op partials[chunks-1] (chunks >= 1), in thread 0.
 template <int Threads, class AccT, class Op>
-__device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chunks, Op op,
-                                block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
+__device__ AccT reduce_partials_in_runs(const tile_status<AccT>& partials, offset_t chunks, Op op,
+                                        block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
   constexpr int group = finish_group<AccT>;
-  const offset_t run = chunks <= kWarpThreads * group ? (chunks + kWarpThreads - 1) / kWarpThreads
-                                                       : max_of<offset_t>(2, (chunks + Threads - 1) / Threads);
+  const bool one_warp = chunks <= kWarpThreads * group;
+  const offset_t run = one_warp ? (chunks + kWarpThreads - 1) / kWarpThreads : 2;
   const offset_t first = offset_t(threadIdx.x) * run;
   const offset_t last = min_of(first + run, chunks);
   AccT acc{};
@@ -196,8 +195,85 @@ __device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chun
   }
   const int threads_valid = static_cast<int>((chunks + run - 1) / run);
   if (threads_valid > kWarpThreads) return block_reduce(acc, op, threads_valid, storage);
-  if (warp_id() == 0) acc = warp_reduce(acc, op, 0, threads_valid);  // the branch is uniform: no barrier
+  if (warp_id() == 0) acc = warp_reduce(acc, op, 0, threads_valid);  // a uniform branch: no barrier
   return acc;
+}
+
+// More partials (up to 8192), parked: the block polls a batch of up to 2048
+// at a time (each thread up to 8 words, coalesced, their loads in flight
+// together), parks the values in shared memory, then each thread folds a run
+// of consecutive values, the block combines the runs in thread order, and
+// the batches combine in order. The batches of chunks read in earlier rounds
+// are folded while the last ones are still being read; runs of up to 32
+// polled in groups took 4-5 us longer at 8192 partials (the last round's
+// partials all fell to the last threads, whose groups waited in turn). A
+// wait pass and then a read pass took two L2 round trips per batch (H100,
+// 8192 chunks, against CUB in one run: int32 2^22 0.88 against 0.92, 2^23
+// 0.87 against 0.95, 2^24 0.91 against 0.97).
+template <int Threads, class AccT>
+struct finish_shape {
+  static constexpr int per_thread = clamp_to(int(16384 / (Threads * sizeof(AccT))), 1, 8);  // at most 16 KB
+  static constexpr int batch = Threads * per_thread;
+  using storage_t = uninitialized_array<AccT, batch>;
+};
+
+template <int Threads, class AccT, class Op>
+__device__ AccT reduce_partials_parked(const tile_status<AccT>& partials, offset_t chunks, Op op,
+                                typename finish_shape<Threads, AccT>::storage_t& values,
+                                block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
+  constexpr int per_thread = finish_shape<Threads, AccT>::per_thread;
+  constexpr int batch = finish_shape<Threads, AccT>::batch;
+  AccT total{};
+  for (offset_t first = 0; first < chunks; first += batch) {
+    const int count = static_cast<int>(min_of<offset_t>(batch, chunks - first));
+    AccT value[per_thread];
+    tile_state state[per_thread];
+#pragma unroll
+    for (int k = 0; k < per_thread; ++k) state[k] = tile_invalid;
+    for (bool pending = true; pending;) {
+      pending = false;
+#pragma unroll
+      for (int k = 0; k < per_thread; ++k) {
+        const int i = int(threadIdx.x) + k * Threads;
+        if (i < count && state[k] == tile_invalid) {
+          state[k] = partials.peek(first + i, value[k]);
+          pending |= state[k] == tile_invalid;
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < per_thread; ++k) {
+      const int i = int(threadIdx.x) + k * Threads;
+      if (i < count) {
+        partials.clear(first + i);
+        values[i] = value[k];
+      }
+    }
+    __syncthreads();
+    const int run_first = int(threadIdx.x) * per_thread;
+    const int run_count = clamp_to(count - run_first, 0, per_thread);
+    AccT x{};
+    if (run_count > 0) {
+      x = values[run_first];
+#pragma unroll
+      for (int j = 1; j < per_thread; ++j) {
+        if (j < run_count) x = op(x, values[run_first + j]);
+      }
+    }
+    x = block_reduce(x, op, (count + per_thread - 1) / per_thread, storage);
+    if (threadIdx.x == 0) total = first == 0 ? x : op(total, x);
+    __syncthreads();  // values and storage are reused by the next batch
+  }
+  return total;
+}
+
+// partials[0] op ... op partials[chunks-1] (chunks >= 1), in thread 0.
+template <int Threads, class AccT, class Op>
+__device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chunks, Op op,
+                                typename finish_shape<Threads, AccT>::storage_t& parked,
+                                block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
+  if (chunks <= 2 * Threads) return reduce_partials_in_runs<Threads>(partials, chunks, op, storage);
+  return reduce_partials_parked<Threads>(partials, chunks, op, parked, storage);
 }
 
 // No padding, so that repeated calls compare equal bytewise (util/launch.cuh).
@@ -217,6 +293,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     kernel(It in, params<AccT> p, OutIt result, AccT init, Op op) {
   constexpr bool vectorized = vectorizable_v<It> && Tuning::vector_items > 1;
   __shared__ block_reduce_storage<shape<Tuning>::warps, AccT> storage;
+  __shared__ typename finish_shape<Tuning::block_threads, AccT>::storage_t parked;
 
   const It body = in + p.head;
   for (offset_t chunk = blockIdx.x; chunk < p.chunks; chunk += gridDim.x) {
@@ -229,7 +306,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   }
 
   if (blockIdx.x != gridDim.x - 1) return;
-  const AccT total = reduce_partials<Tuning::block_threads>(p.partials, p.chunks, op, storage);
+  const AccT total = reduce_partials<Tuning::block_threads>(p.partials, p.chunks, op, parked, storage);
   if (threadIdx.x == 0) {
     AccT r = init;
     for (offset_t i = 0; i < p.head; ++i) r = op(r, static_cast<AccT>(in[i]));
