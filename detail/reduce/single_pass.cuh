@@ -5,10 +5,11 @@
 // chunks (grid-stride), its warps each reduce a contiguous span of the chunk
 // row by row (a row: 32 lanes x one 16-byte vector), and the warp partials
 // are combined in warp order into the chunk's partial, which the block
-// publishes in a status word tagged with the launch's epoch (value and tag in
-// one store: no fence, no counter). The grid's last block, once its own
-// chunks are done, reads the partials as they become valid, reduces them in
-// chunk order and applies init. The grid size only decides which block
+// publishes in a tagged status word (value and tag in one store: no fence, no
+// counter). The grid's last block, once its own chunks are done, reads the
+// partials as they become valid, clearing each word for the next launch (so
+// no launch needs a fresh epoch or a memset), reduces them in chunk order and
+// applies init. The grid size only decides which block
 // computes a chunk, never how values are combined, so results are bitwise
 // identical whatever the grid or the GPU's SM count. No identity is needed:
 // partial rows and warps combine only the lanes that hold data.
