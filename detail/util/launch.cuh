@@ -25,7 +25,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstring>
 #include <mutex>
 #include <tuple>
 #include <type_traits>
