@@ -117,7 +117,7 @@ void run(unsigned threads, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode,
   // One span per resident warp, in whole batches of rows.
   auto* scan_pass = span_pass<rows, true, AccT, InIt, OutIt, Op>;
   const offset_t warps_per_block = threads / kWarpThreads;
-  const offset_t resident_warps = offset_t(resident_blocks(scan_pass, static_cast<int>(threads))) * warps_per_block;
+  const offset_t resident_warps = offset_t(resident_blocks(scan_pass, static_cast<int>(threads), current_device())) * warps_per_block;
   constexpr offset_t batch = offset_t(rows) * kWarpThreads;
   const offset_t span = ceil_div(ceil_div(n, resident_warps), batch) * batch;
   const offset_t spans = ceil_div(n, span);

@@ -1,7 +1,8 @@
 #pragma once
-// How many blocks of a kernel the current device holds at once, read once per
-// (device, kernel, block size) and cached. Grid sizes come from this; no
-// result ever depends on it (the combination trees depend on N only).
+// How many blocks of a kernel the current device (`device`, which the caller
+// has read already) holds at once, read once per (device, kernel, block size)
+// and cached. Grid sizes come from this; no result ever depends on it (the
+// combination trees depend on N only).
 
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -16,14 +17,21 @@
 namespace cascade::detail {
 
 template <class Kernel>
-int resident_blocks(Kernel kernel, int threads, std::size_t smem = 0) {
+int resident_blocks(Kernel kernel, int threads, int device, std::size_t smem = 0) {
   using key_t = std::tuple<int, const void*, int, std::size_t>;
+  const key_t key{device, reinterpret_cast<const void*>(kernel), threads, smem};
+  // A thread asking again for the same kernel skips the lock.
+  thread_local key_t last_key{-1, nullptr, 0, 0};
+  thread_local int last = 0;
+  if (last > 0 && last_key == key) return last;
   static std::mutex mutex;
   static std::map<key_t, int> cache;
-  const int device = current_device();
-  const key_t key{device, reinterpret_cast<const void*>(kernel), threads, smem};
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (auto it = cache.find(key); it != cache.end()) {
+    last_key = key;
+    last = it->second;
+    return last;
+  }
   int per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");

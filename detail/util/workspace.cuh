@@ -30,6 +30,7 @@
 #include <initializer_list>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,13 +54,24 @@ struct status_region {
   std::atomic<std::uint64_t> launches{0};
 };
 
-// The bytes of a launch's arguments, in parameter order. Arguments with
-// padding make them incomparable: equal values need not have equal bytes.
+// The bytes of a launch's arguments, in parameter order: a call's, on its
+// stack (a view), and the ones a graph's node holds. Arguments with padding
+// make them incomparable: equal values need not have equal bytes.
+struct argument_view {
+  const unsigned char* data;
+  std::size_t size;
+  bool comparable;
+};
 struct argument_bytes {
   std::vector<unsigned char> bytes;
-  bool comparable = true;
-  bool same_as(const argument_bytes& other) const {
-    return comparable && other.comparable && bytes == other.bytes;
+  bool comparable = false;
+  bool same_as(argument_view call) const {
+    return comparable && call.comparable && bytes.size() == call.size &&
+           std::memcmp(bytes.data(), call.data, call.size) == 0;
+  }
+  void assign(argument_view call) {
+    bytes.assign(call.data, call.data + call.size);
+    comparable = call.comparable;
   }
 };
 
@@ -125,10 +137,17 @@ inline workspace* stream_workspace(cudaStream_t stream, int device) {
   const bool shared_handle = stream == nullptr || stream == cudaStreamPerThread || stream == cudaStreamLegacy;
   using key_t = std::tuple<int, cudaStream_t, std::thread::id>;
   const key_t key{device, stream, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
+  // A thread's calls on one stream in a row find its workspace without the
+  // lock (workspaces are never erased, so the pointer stays valid).
+  thread_local key_t last_key{-1, nullptr, std::thread::id{}};
+  thread_local workspace* last = nullptr;
+  if (last != nullptr && last_key == key) return last;
   static std::mutex mutex;
   static std::map<key_t, workspace> spaces;  // lives for the process, like the pool
   std::lock_guard<std::mutex> lock(mutex);
-  return &spaces[key];
+  last_key = key;
+  last = &spaces[key];
+  return last;
 }
 
 // The workspace of `stream` on the current device, looked up once per call.
