@@ -18,6 +18,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace cascade_test {
@@ -282,6 +284,38 @@ TEST_F(Api, HostMemoryIsAClearError) {
   expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, null, null + 5, out.begin()); }, "null");
   for (int v : to_host(out)) ASSERT_EQ(v, poison_value<int>());
   EXPECT_EQ(host, std::vector<int>(1000, 1));
+}
+
+// Memory the device can reach without being device memory passes the
+// pointer check (the driver's one-attribute query, util/iterator.cuh) and
+// gives the same results: page-locked host memory in and out, and managed
+// memory.
+TEST_F(Api, PinnedAndManagedMemoryAreAccepted) {
+  const std::size_t n = (1 << 18) + 3;
+  const std::vector<int> h = random_input<int, plus>(n, 83);
+  const int want_sum = std::accumulate(h.begin(), h.end(), 5);
+  std::vector<int> want_scan(n);
+  std::inclusive_scan(h.begin(), h.end(), want_scan.begin());
+
+  int* pinned_in = nullptr;
+  int* pinned_out = nullptr;
+  int* managed = nullptr;
+  CASCADE_TEST_CUDA(cudaMallocHost(&pinned_in, n * sizeof(int)));
+  CASCADE_TEST_CUDA(cudaMallocHost(&pinned_out, n * sizeof(int)));
+  CASCADE_TEST_CUDA(cudaMallocManaged(&managed, n * sizeof(int)));
+  std::copy(h.begin(), h.end(), pinned_in);
+  std::copy(h.begin(), h.end(), managed);
+  std::fill(pinned_out, pinned_out + n, poison_value<int>());
+
+  EXPECT_EQ(cascade::reduce(cascade::cuda, pinned_in, pinned_in + n, 5), want_sum);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, managed, managed + n, 5), want_sum);
+  cascade::inclusive_scan(cascade::cuda, pinned_in, pinned_in + n, pinned_out);
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  EXPECT_TRUE(std::equal(want_scan.begin(), want_scan.end(), pinned_out));
+
+  CASCADE_TEST_CUDA(cudaFreeHost(pinned_in));
+  CASCADE_TEST_CUDA(cudaFreeHost(pinned_out));
+  CASCADE_TEST_CUDA(cudaFree(managed));
 }
 
 // A 256-byte value: its look-back status needs ~0.5 KB per 256-element tile.
