@@ -142,8 +142,12 @@ __device__ AccT block_reduce_range(It in, offset_t begin, offset_t end, offset_t
                                                                                           warp_end, op);
     }
   }
-  const int warps_valid = static_cast<int>(
-      min_of((end - begin + warp_span - 1) / warp_span, offset_t(shape<Tuning>::warps)));
+  // Every chunk but the last has all its warps' spans: no 64-bit division
+  // between a warp's last row and the barrier.
+  constexpr int warps = shape<Tuning>::warps;
+  const offset_t length = end - begin;
+  const int warps_valid =
+      length >= warps * warp_span ? warps : static_cast<int>((length + warp_span - 1) / warp_span);
   return combine_warp_partials(x, op, warps_valid, storage);
 }
 
