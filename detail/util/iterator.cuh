@@ -73,9 +73,13 @@ inline bool driver_knows_pointer(const void* p) {
   static const query_t query = [] {
     void* entry = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &entry, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
+#if CUDART_VERSION >= 12050
+    const cudaError_t status =
+        cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &entry, 12000, cudaEnableDefault, &found);
+#else
+    const cudaError_t status = cudaGetDriverEntryPoint("cuPointerGetAttribute", &entry, cudaEnableDefault, &found);
+#endif
+    if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
       (void)cudaGetLastError();  // no entry point: every check takes the runtime's way
       return query_t{nullptr};
     }
