@@ -38,39 +38,54 @@
 
 namespace cascade::detail::single_pass {
 
-// One warp reduces [begin, end) (begin < end); lane 0 holds the result. For a
-// commutative operator each lane folds its share of every full row and the
-// warp reduces once (as CUB does): another fixed tree, a function of the span
-// only, so floating-point results stay bitwise reproducible. Otherwise one
-// warp reduction per row keeps the order. H100, double sums, the lane fold
-// against a reduction per row (event-timed, 32 MB): 13.38 against 13.92 us;
-// the last chunk published 5.50 against 5.95 us after the first block started.
+// `batches` (>= 1) batches of Rows whole rows from `begin` (a row: 32 lanes
+// x V items), the loads of a batch in flight together. For a commutative
+// operator each lane folds its share of every row and the warp reduces once
+// after (as CUB does): another fixed tree, a function of the span only, so
+// floating-point results stay bitwise reproducible; the result is each
+// lane's fold. Otherwise one warp reduction per row keeps the order and lane
+// 0 holds the total. The first batch seeds the total: no identity needed.
+// H100, double sums, the lane fold against a reduction per row (event-timed,
+// 32 MB): 13.38 against 13.92 us.
 template <int V, int Rows, bool Vectorized, class AccT, class It, class Op>
-__device__ AccT warp_reduce_span(It in, offset_t begin, offset_t end, Op op) {
+__device__ __forceinline__ AccT fold_full_batches(It in, offset_t begin, offset_t batches, Op op) {
   constexpr int row = kWarpThreads * V;
   constexpr bool reorder = is_commutative_v<Op>;
-  const int lane = lane_id();
-  AccT acc{};
-  bool has = false;
-  offset_t base = begin;
-  // Full rows, `Rows` of them with their loads in flight together.
-  for (; base + Rows * row <= end; base += Rows * row) {
-    AccT items[Rows][V];
+  const It lane_in = in + begin + lane_id() * V;
+  const bool lead = reorder || lane_id() == 0;  // the lanes whose total counts
+  auto fold_row = [&](const AccT(&items)[V]) {
+    const AccT x = fold_items(items, op);
+    return reorder ? x : warp_reduce(x, op);
+  };
+  AccT items[Rows][V];
 #pragma unroll
-    for (int r = 0; r < Rows; ++r) load_items<V, Vectorized>(in, base + r * row + lane * V, items[r]);
+  for (int r = 0; r < Rows; ++r) load_items<V, Vectorized>(lane_in, offset_t(r) * row, items[r]);
+  AccT acc = fold_row(items[0]);
+#pragma unroll
+  for (int r = 1; r < Rows; ++r) {
+    const AccT x = fold_row(items[r]);
+    if (lead) acc = op(acc, x);
+  }
+  for (offset_t b = 1; b < batches; ++b) {
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) load_items<V, Vectorized>(lane_in, (b * Rows + r) * row, items[r]);
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      const AccT x = reorder ? fold_items(items[r], op) : warp_reduce(fold_items(items[r], op), op);
-      if (reorder || lane == 0) acc = has ? op(acc, x) : x;
-      has = true;
+      const AccT x = fold_row(items[r]);
+      if (lead) acc = op(acc, x);
     }
   }
-  if (reorder && has) {
-    acc = warp_reduce(acc, op);
-    if (lane != 0) has = false;  // lane 0 carries the full rows' total on
-  }
-  // The rest, one row at a time; the last row may be partial.
-  for (; base < end; base += row) {
+  return acc;
+}
+
+// The rows of [begin, end) after a warp's whole batches, one at a time (the
+// last may be partial): each reduced across the warp and added to lane 0's
+// total, which `has` says whether it holds yet.
+template <int V, class AccT, class It, class Op>
+__device__ AccT warp_reduce_rest(It in, offset_t begin, offset_t end, AccT acc, bool has, Op op) {
+  constexpr int row = kWarpThreads * V;
+  const int lane = lane_id();
+  for (offset_t base = begin; base < end; base += row) {
     const offset_t index = base + lane * V;
     const int count = static_cast<int>(clamp_to(end - index, offset_t(0), offset_t(V)));
     const int lanes = static_cast<int>(min_of((end - base + V - 1) / V, offset_t(kWarpThreads)));
@@ -126,29 +141,48 @@ struct shape {
   static constexpr offset_t block_step = offset_t(warps) * Tuning::rows_in_flight * row;
 };
 
-// The block reduces [begin, end) (begin < end), warp w taking
-// [begin + w*warp_span, begin + (w+1)*warp_span); the result is in thread 0.
+// How many of a chunk's warps hold data: all but in a short last chunk.
+template <int Warps>
+__device__ __forceinline__ int warps_holding(offset_t length, offset_t warp_span) {
+  return length >= Warps * warp_span ? Warps : static_cast<int>((length + warp_span - 1) / warp_span);
+}
+
+// The block reduces the chunk [begin, end) (begin < end; chunk_items, a whole
+// number of block steps, at most), warp w taking [begin + w*warp_span,
+// begin + (w+1)*warp_span); the result is in thread 0.
+//
+// Every chunk but the last is whole: its warps reduce whole batches and
+// nothing else (no partial rows, no count of the warps holding data, and
+// one copy of the batch loop in the kernel); only the last chunk goes on to
+// the rest of its rows. H100, 32 MB, this kernel (with the finish kinds
+// below) against the one before, in-kernel %globaltimer stamps (medians of
+// 100, three runs in one process): int64, the last chunk published
+// 5.34-5.38 us after the first block started against 5.54-5.57, the result
+// at 5.98-6.11 against 6.24-6.30, between the events 9.89-10.02 against
+// 10.21-10.34 us; double, the result at 6.14-6.27 against 6.24-6.34, the
+// events 9.76-10.27 against 10.18-10.46.
 template <class Tuning, bool Vectorized, class AccT, class It, class Op>
-__device__ AccT block_reduce_range(It in, offset_t begin, offset_t end, offset_t warp_span, Op op,
-                                   block_reduce_storage<shape<Tuning>::warps, AccT>& storage) {
-  const offset_t warp_begin = begin + warp_id() * warp_span;
-  const offset_t warp_end = min_of(warp_begin + warp_span, end);
-  AccT x{};
-  if (warp_begin < warp_end) {
-    if constexpr (computed_iterator_v<It>) {
-      x = warp_reduce_runs<AccT>(in, warp_begin, warp_end, warp_span / kWarpThreads, op);
-    } else {
-      x = warp_reduce_span<Tuning::vector_items, Tuning::rows_in_flight, Vectorized, AccT>(in, warp_begin,
-                                                                                          warp_end, op);
-    }
-  }
-  // Every chunk but the last has all its warps' spans: no 64-bit division
-  // between a warp's last row and the barrier.
+__device__ __forceinline__ AccT reduce_chunk(It in, offset_t begin, offset_t end, offset_t chunk_items, Op op,
+                                             block_reduce_storage<shape<Tuning>::warps, AccT>& storage) {
   constexpr int warps = shape<Tuning>::warps;
-  const offset_t length = end - begin;
-  const int warps_valid =
-      length >= warps * warp_span ? warps : static_cast<int>((length + warp_span - 1) / warp_span);
-  return combine_warp_partials(x, op, warps_valid, storage);
+  const offset_t warp_span = chunk_items / warps;
+  const offset_t warp_begin = begin + warp_id() * warp_span;
+  const offset_t warp_end = clamp_to(end, warp_begin, warp_begin + warp_span);
+  AccT x{};
+  if constexpr (computed_iterator_v<It>) {
+    if (warp_begin < warp_end) x = warp_reduce_runs<AccT>(in, warp_begin, warp_end, warp_span / kWarpThreads, op);
+  } else {
+    constexpr offset_t batch = offset_t(Tuning::rows_in_flight) * shape<Tuning>::row;
+    const offset_t batches = (warp_end - warp_begin) / batch;
+    if (batches > 0) {
+      x = fold_full_batches<Tuning::vector_items, Tuning::rows_in_flight, Vectorized, AccT>(in, warp_begin,
+                                                                                            batches, op);
+      if (is_commutative_v<Op>) x = warp_reduce(x, op);
+    }
+    if (__builtin_expect(end - begin == chunk_items, 1)) return combine_warp_partials(x, op, warps, storage);
+    x = warp_reduce_rest<Tuning::vector_items>(in, warp_begin + batches * batch, warp_end, x, batches > 0, op);
+  }
+  return combine_warp_partials(x, op, warps_holding<warps>(end - begin, warp_span), storage);
 }
 
 // The finishing block's reduction of the chunk partials: a fixed tree that
@@ -220,10 +254,10 @@ struct finish_shape {
 
 template <int Threads, class AccT, class Op>
 __device__ AccT reduce_partials_parked(const tile_status<AccT>& partials, offset_t chunks, Op op,
-                                typename finish_shape<Threads, AccT>::storage_t& values,
-                                block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
+                                       block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
   constexpr int per_thread = finish_shape<Threads, AccT>::per_thread;
   constexpr int batch = finish_shape<Threads, AccT>::batch;
+  __shared__ typename finish_shape<Threads, AccT>::storage_t values;
   AccT total{};
   for (offset_t first = 0; first < chunks; first += batch) {
     const int count = static_cast<int>(min_of<offset_t>(batch, chunks - first));
@@ -268,14 +302,31 @@ __device__ AccT reduce_partials_parked(const tile_status<AccT>& partials, offset
   return total;
 }
 
+// How the finishing block reads the partials. Each kind is a kernel of its
+// own, so that a launch carries only the code it runs: the parked finish and
+// its 16 KB of shared memory stay out of launches with up to 2 x Threads
+// partials. Measured, not explained: a smaller kernel's blocks start closer
+// together and its chunks end sooner (H100, int64 32 MB, in-kernel
+// %globaltimer stamps, medians of 100: 38 KB of code, the last block started
+// 0.19 us after the first; this kernel, 27 KB, 0.16; 24 KB with runs of 2
+// alone, 0.13, and its result 0.03 us sooner: not worth a third kernel).
+enum class finish { in_runs, parked };
+
+template <int Threads>
+constexpr finish finish_for(offset_t chunks) {
+  return chunks <= 2 * Threads ? finish::in_runs : finish::parked;
+}
+
 // partials[0] op ... op partials[chunks-1] (chunks >= 1), in thread 0.
-template <int Threads, class AccT, class Op>
+template <finish Kind, int Threads, class AccT, class Op>
 __device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chunks, Op op,
-                                typename finish_shape<Threads, AccT>::storage_t& parked,
                                 block_reduce_storage<Threads / kWarpThreads, AccT>& storage) {
-  if (chunks <= kOneWarpPartials) return reduce_partials_in_runs<4, Threads>(partials, chunks, op, storage);
-  if (chunks <= 2 * Threads) return reduce_partials_in_runs<2, Threads>(partials, chunks, op, storage);
-  return reduce_partials_parked<Threads>(partials, chunks, op, parked, storage);
+  if constexpr (Kind == finish::parked) {
+    return reduce_partials_parked<Threads>(partials, chunks, op, storage);
+  } else {
+    if (chunks <= kOneWarpPartials) return reduce_partials_in_runs<4, Threads>(partials, chunks, op, storage);
+    return reduce_partials_in_runs<2, Threads>(partials, chunks, op, storage);
+  }
 }
 
 // No padding, so that repeated calls compare equal bytewise (util/launch.cuh).
@@ -289,26 +340,25 @@ struct params {
 };
 static_assert(std::has_unique_object_representations_v<params<int>>);
 
-// Two chunks or more (one goes to single_block_kernel below).
-template <class Tuning, class It, class AccT, class OutIt, class Op>
+// Two chunks or more (one goes to single_block_kernel below), with
+// finish_for(chunks) as Finish.
+template <class Tuning, finish Finish, class It, class AccT, class OutIt, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
     kernel(It in, params<AccT> p, OutIt result, AccT init, Op op) {
   constexpr bool vectorized = vectorizable_v<It> && Tuning::vector_items > 1;
   __shared__ block_reduce_storage<shape<Tuning>::warps, AccT> storage;
-  __shared__ typename finish_shape<Tuning::block_threads, AccT>::storage_t parked;
 
   const It body = in + p.head;
   for (offset_t chunk = blockIdx.x; chunk < p.chunks; chunk += gridDim.x) {
     const offset_t begin = chunk * p.chunk_items;
     const offset_t end = min_of(begin + p.chunk_items, p.body_length);
-    const AccT partial = block_reduce_range<Tuning, vectorized, AccT>(
-        body, begin, end, p.chunk_items / shape<Tuning>::warps, op, storage);
+    const AccT partial = reduce_chunk<Tuning, vectorized, AccT>(body, begin, end, p.chunk_items, op, storage);
     if (threadIdx.x == 0) p.partials.publish(chunk, tile_aggregate, partial);
     __syncthreads();  // storage is reused by the next chunk
   }
 
   if (blockIdx.x != gridDim.x - 1) return;
-  const AccT total = reduce_partials<Tuning::block_threads>(p.partials, p.chunks, op, parked, storage);
+  const AccT total = reduce_partials<Finish, Tuning::block_threads>(p.partials, p.chunks, op, storage);
   if (threadIdx.x == 0) {
     AccT r = init;
     for (offset_t i = 0; i < p.head; ++i) r = op(r, static_cast<AccT>(in[i]));
@@ -402,7 +452,9 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
   const stream_place at = place_of(stream);
   if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
-  auto* k = kernel<Tuning, It, AccT, OutIt, Op>;
+  auto* k = finish_for<Tuning::block_threads>(p.chunks) == finish::in_runs
+                ? kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>
+                : kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
   offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
   if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
   const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);
