@@ -66,6 +66,9 @@ __device__ __forceinline__ AccT fold_full_batches(It in, offset_t begin, offset_
     const AccT x = fold_row(items[r]);
     if (lead) acc = op(acc, x);
   }
+  // One batch per trip: unrolled further, float sums took 64 registers and
+  // spilled (2^28 at 1.075x CUB's time against 0.996).
+#pragma unroll 1
   for (offset_t b = 1; b < batches; ++b) {
 #pragma unroll
     for (int r = 0; r < Rows; ++r) load_items<V, Vectorized>(lane_in, (b * Rows + r) * row, items[r]);
