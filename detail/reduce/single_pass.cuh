@@ -159,11 +159,10 @@ __device__ __forceinline__ int warps_holding(offset_t length, offset_t warp_span
 // one copy of the batch loop in the kernel); only the last chunk goes on to
 // the rest of its rows. H100, 32 MB, this kernel (with the finish kinds
 // below) against the one before, in-kernel %globaltimer stamps (medians of
-// 100, three runs in one process): int64, the last chunk published
-// 5.34-5.38 us after the first block started against 5.54-5.57, the result
-// at 5.98-6.11 against 6.24-6.30, between the events 9.89-10.02 against
-// 10.21-10.34 us; double, the result at 6.14-6.27 against 6.24-6.34, the
-// events 9.76-10.27 against 10.18-10.46.
+// 100, four runs in one process): int64, the last chunk published
+// 5.28-5.38 us after the first block started against 5.50-5.60, the result
+// at 6.02-6.14 against 6.24-6.37, between the events 10.11-10.34 against
+// 10.37-10.66 us; double, the result at 6.02-6.14 against 6.27-6.40.
 template <class Tuning, bool Vectorized, class AccT, class It, class Op>
 __device__ __forceinline__ AccT reduce_chunk(It in, offset_t begin, offset_t end, offset_t chunk_items, Op op,
                                              block_reduce_storage<shape<Tuning>::warps, AccT>& storage) {
