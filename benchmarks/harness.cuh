@@ -345,6 +345,7 @@ void register_algorithm(const options& opt, const named_runner<Runners>&... runn
 void register_reduce(const options& opt);
 void register_scans(const options& opt);
 void register_reduce_strategies(const options& opt);  // reduce_strategies.cu
+void register_segmented(const options& opt);          // segmented.cu
 void register_scan_strategies(const options& opt);    // scan_strategies.cu
 void register_tuning(const options& opt);             // tuning.cu
 void register_iterators(const options& opt);          // iterators.cu

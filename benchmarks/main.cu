@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
   bench::register_scan_strategies(opt);
   bench::register_iterators(opt);
   bench::register_tuning(opt);
+  bench::register_segmented(opt);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -7,3 +7,5 @@
 #include <cascade/functional.cuh>
 #include <cascade/reduce.cuh>
 #include <cascade/scan.cuh>
+#include <cascade/by_key.cuh>
+#include <cascade/segmented.cuh>

@@ -1,0 +1,229 @@
+#pragma once
+// Dispatch for the keyed and segmented algorithms: validate, choose the
+// accumulator and the counting types, then hand the one scan engine (the
+// automatic look-back scan, scan/decoupled_lookback.cuh) a pair per item and
+// an output policy (segmented/): the engine's tiles, look-back, status words
+// and launch path serve every form, and segments that span tiles are carried
+// across them by the pair operator.
+
+#include <cascade/execution.cuh>
+#include <cascade/detail/dispatch/reduce.cuh>
+#include <cascade/detail/host/segmented.cuh>
+#include <cascade/detail/scan/decoupled_lookback.cuh>
+#include <cascade/detail/segmented/index_iterators.cuh>
+#include <cascade/detail/segmented/items.cuh>
+#include <cascade/detail/segmented/outputs.cuh>
+#include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/iterator.cuh>
+#include <cascade/detail/util/result_slot.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace cascade::detail {
+
+template <class S>
+constexpr void require_segmented_strategy() {
+  static_assert(std::is_same_v<S, strategy::automatic_t>,
+                "cascade keyed and segmented algorithms: only cascade::strategy::automatic implements them");
+}
+
+// One scan of n pairs through the engine: items(i) in, outputs(i, pair) out.
+template <class AccT, class Items, class Outputs, class Op>
+void run_pairs(cudaStream_t stream, offset_t n, Items items, Outputs outputs, scan_mode<AccT> mode, Op op) {
+  static_assert(std::is_same_v<typename Items::result_type, AccT>);
+  scan_algorithm<strategy::automatic_t>::run(strategy::automatic_t{}, index_input<Items>{items, 0}, n,
+                                             index_output<Outputs, AccT>{outputs, 0}, mode, op, stream);
+}
+
+// ------------------------------------------------------------- keyed -------
+
+template <class S, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
+void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, OutIt out, Pred pred,
+                      Op op, T init, bool exclusive, const char* name) {
+  require_segmented_strategy<S>();
+  if (n == 0) return;
+  check_device_accessible(keys, name, "the keys");
+  check_device_accessible(values, name, "the values");
+  check_device_accessible(out, name, "the output range");
+  using pair_t = headed<bool, T>;
+  const key_runs<unwrapped_t<KeyIt>, Pred> runs{unwrap(keys), n, pred};
+  const keyed_items<decltype(runs), unwrapped_t<ValueIt>, bool, T> items{runs, unwrap(values)};
+  const headed_op<Op> pair_op{op};
+  if (exclusive) {
+    run_pairs(policy.stream(), n, items, exclusive_run_values<unwrapped_t<OutIt>, decltype(runs), T, Op>{unwrap(out), runs, init, op},
+              scan_mode<pair_t>{pair_t{true, init}, true, true}, pair_op);
+  } else {
+    run_pairs(policy.stream(), n, items, inclusive_values<unwrapped_t<OutIt>, T, Op>{unwrap(out), {init, false}, op},
+              scan_mode<pair_t>{pair_t{}, false, false}, pair_op);
+  }
+}
+
+// Run counts fit 32 bits below 2^32 items: a smaller pair, a packed status word.
+template <class V, class S, class KeyIt, class ValueIt, class KeysOut, class ValuesOut, class CountOut, class Pred,
+          class Op>
+void cuda_reduce_by_key_into(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, KeysOut keys_out,
+                             ValuesOut values_out, CountOut runs_out, Pred pred, Op op, const char* name) {
+  require_segmented_strategy<S>();
+  check_device_accessible(runs_out, name, "the run count");
+  if (n == 0) {
+    write_value_kernel<<<1, 1, 0, policy.stream()>>>(unwrap(runs_out), 0);
+    check_launch("cascade write-count kernel");
+    return;
+  }
+  check_device_accessible(keys, name, "the keys");
+  check_device_accessible(values, name, "the values");
+  check_device_accessible(keys_out, name, "the keys output");
+  check_device_accessible(values_out, name, "the values output");
+  const key_runs<unwrapped_t<KeyIt>, Pred> runs{unwrap(keys), n, pred};
+  const run_totals<decltype(runs), unwrapped_t<KeysOut>, unwrapped_t<ValuesOut>, unwrapped_t<CountOut>> outputs{
+      runs, unwrap(keys_out), unwrap(values_out), unwrap(runs_out)};
+  auto go = [&](auto count) {
+    using C = decltype(count);
+    using pair_t = headed<C, V>;
+    run_pairs(policy.stream(), n, keyed_items<decltype(runs), unwrapped_t<ValueIt>, C, V>{runs, unwrap(values)},
+              outputs, scan_mode<pair_t>{pair_t{}, false, false}, headed_op<Op>{op});
+  };
+  if (n <= offset_t(std::numeric_limits<std::uint32_t>::max())) go(std::uint32_t{});
+  else go(std::uint64_t{});
+}
+
+template <class V, class S, class KeyIt, class ValueIt, class KeysOut, class ValuesOut, class Pred, class Op>
+std::pair<KeysOut, ValuesOut> cuda_reduce_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n,
+                                                 ValueIt values, KeysOut keys_out, ValuesOut values_out, Pred pred,
+                                                 Op op) {
+  if (n == 0) return {keys_out, values_out};
+  offset_t* slot = result_slot::get<offset_t>();
+  cuda_reduce_by_key_into<V>(policy, keys, n, values, keys_out, values_out, slot, pred, op, "cascade::reduce_by_key");
+  check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
+  const offset_t runs = *slot;
+  return {keys_out + runs, values_out + runs};
+}
+
+// ---------------------------------------------------------- segmented ------
+
+// Segment ids fit 32 bits below 2^31 segments (a smaller pair).
+template <class Go>
+void with_segment_id(offset_t segments, Go go) {
+  if (segments < offset_t(std::numeric_limits<std::int32_t>::max())) go(std::int32_t{});
+  else go(std::int64_t{});
+}
+
+template <class OffsetIt>
+__global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, offset_t* ends) {
+  ends[0] = static_cast<offset_t>(offsets[0]);
+  ends[1] = static_cast<offset_t>(offsets[segments]);
+}
+
+// offsets[0] and offsets[segments]: the range of items, which sizes the
+// grid, read back to the host (the offsets forms wait for this read).
+// Offsets that end before they begin are refused here, before any write.
+template <class OffsetIt>
+std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
+                                          const char* name) {
+  offset_t* ends = result_slot::get<offset_t[2]>()[0];
+  read_offset_ends_kernel<<<1, 1, 0, stream>>>(offsets, segments, ends);
+  check_launch("cascade read-offsets kernel");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const offset_t first = ends[0], last = ends[1];
+  if (first < 0 || last < first) {
+    throw std::invalid_argument(std::string(name) + ": the offsets are not ascending (offsets[0] = " +
+                                std::to_string(first) + ", offsets[last] = " + std::to_string(last) + ")");
+  }
+  return {first, last};
+}
+
+template <class OutIt, class T>
+__global__ void fill_kernel(OutIt out, offset_t count, T value) {
+  for (offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; i < count; i += offset_t(gridDim.x) * blockDim.x) {
+    out[i] = value;
+  }
+}
+
+// Segment totals over numbered segments of n items (n > 0): segments(Id)
+// gives the segmentation.
+template <class T, class S, class ValueIt, class OutIt, class Op, class MakeSegments>
+void cuda_segment_totals(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t segments,
+                         MakeSegments make_segments, OutIt out, T init, Op op) {
+  with_segment_id(segments, [&](auto id) {
+    using Id = decltype(id);
+    using pair_t = tagged<Id, T>;
+    const auto segs = make_segments(id);
+    run_pairs(policy.stream(), n, numbered_items<decltype(segs), Id, ValueIt, T>{segs, values},
+              segment_totals<decltype(segs), OutIt, T, Op>{segs, out, init, op}, scan_mode<pair_t>{pair_t{}, false, false},
+              tagged_op<Op>{op});
+  });
+}
+
+template <class S, class ValueIt, class OffsetIt, class OutIt, class T, class Op>
+void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
+                           OutIt out, T init, Op op, const char* name) {
+  require_segmented_strategy<S>();
+  if (segments == 0) return;
+  check_device_accessible(offsets, name, "the offsets");
+  check_device_accessible(out, name, "the output range");
+  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), name);
+  const offset_t first = ends.first, n = ends.second - ends.first;
+  if (n == 0) {  // every segment empty
+    fill_kernel<<<static_cast<unsigned>(min_of<offset_t>((segments + 255) / 256, 4096)), 256, 0, policy.stream()>>>(
+        unwrap(out), segments, init);
+    check_launch("cascade fill kernel");
+    return;
+  }
+  check_device_accessible(values, name, "the values");
+  cuda_segment_totals<T>(policy, unwrap(values) + first, n, segments,
+                         [&](auto id) { return csr_segments<unwrapped_t<OffsetIt>, decltype(id)>{unwrap(offsets), decltype(id)(segments), first}; },
+                         unwrap(out), init, op);
+}
+
+template <class S, class ValueIt, class OutIt, class T, class Op>
+void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t size, OutIt out,
+                                 T init, Op op, const char* name) {
+  require_segmented_strategy<S>();
+  if (n == 0) return;
+  check_device_accessible(values, name, "the values");
+  check_device_accessible(out, name, "the output range");
+  const offset_t segments = (n + size - 1) / size;
+  cuda_segment_totals<T>(policy, unwrap(values), n, segments,
+                         [&](auto id) { return fixed_segments<decltype(id)>{size, decltype(id)(segments), n}; },
+                         unwrap(out), init, op);
+}
+
+// Segmented scans write out[offsets[0] .. offsets[segments]) and return the
+// end of that range.
+template <class T, class S, class ValueIt, class OffsetIt, class OutIt, class Op>
+OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
+                          OutIt out, Op op, maybe<T> init, bool exclusive, const char* name) {
+  require_segmented_strategy<S>();
+  if (segments == 0) return out;
+  check_device_accessible(offsets, name, "the offsets");
+  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), name);
+  const offset_t first = ends.first, last = ends.second, n = last - first;
+  if (n == 0) return out + last;
+  check_device_accessible(values, name, "the values");
+  check_device_accessible(out, name, "the output range");
+  with_segment_id(segments, [&](auto id) {
+    using Id = decltype(id);
+    using pair_t = tagged<Id, T>;
+    using segs_t = csr_segments<unwrapped_t<OffsetIt>, Id>;
+    const segs_t segs{unwrap(offsets), Id(segments), first};
+    const numbered_items<segs_t, Id, decltype(unwrap(values) + first), T> items{segs, unwrap(values) + first};
+    auto to = unwrap(out) + first;
+    if (exclusive) {
+      run_pairs(policy.stream(), n, items, exclusive_segment_values<decltype(to), segs_t, T, Op>{to, segs, init.value, op},
+                scan_mode<pair_t>{pair_t{Id(-1), init.value}, true, true}, tagged_op<Op>{op});
+    } else {
+      run_pairs(policy.stream(), n, items, inclusive_values<decltype(to), T, Op>{to, init, op},
+                scan_mode<pair_t>{pair_t{}, false, false}, tagged_op<Op>{op});
+    }
+  });
+  return out + last;
+}
+
+}  // namespace cascade::detail

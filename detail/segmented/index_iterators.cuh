@@ -1,0 +1,55 @@
+#pragma once
+// Iterators over an index: how a segmented algorithm hands the scan engine
+// its items and receives its outputs without a kernel of its own.
+//
+// index_input<F>: item i is f(i), a pure function of i (the engine may read
+// any tile's items again, e.g. to recompute a silent predecessor's aggregate).
+// index_output<F>: storing x at position i calls f(i, x): the output policy
+// decides what, if anything, goes to memory (a value per item, or one per
+// segment end).
+
+#include <cascade/detail/util/iterator.cuh>
+
+#include <iterator>
+
+namespace cascade::detail {
+
+template <class F>
+struct index_input {
+  using value_type = typename F::result_type;
+  using difference_type = offset_t;
+  using reference = value_type;
+  using pointer = void;
+  using iterator_category = std::random_access_iterator_tag;
+
+  F f;
+  offset_t first;
+
+  __device__ value_type operator[](offset_t k) const { return f(first + k); }
+  __device__ value_type operator*() const { return f(first); }
+  __host__ __device__ index_input operator+(offset_t k) const { return {f, first + k}; }
+};
+
+template <class F, class T>
+struct index_output {
+  using value_type = T;
+  using difference_type = offset_t;
+  using pointer = void;
+  using iterator_category = std::random_access_iterator_tag;
+
+  struct proxy {
+    const F& f;
+    offset_t i;
+    __device__ void operator=(const T& x) const { f(i, x); }
+  };
+  using reference = proxy;
+
+  F f;
+  offset_t first;
+
+  __device__ proxy operator[](offset_t k) const { return {f, first + k}; }
+  __device__ proxy operator*() const { return {f, first}; }
+  __host__ __device__ index_output operator+(offset_t k) const { return {f, first + k}; }
+};
+
+}  // namespace cascade::detail

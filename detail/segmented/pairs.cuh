@@ -1,0 +1,55 @@
+#pragma once
+// The values a segmented scan carries: an item's value with what says where
+// segments start, and the operator that never combines across a start.
+//
+// headed<C, V>: (heads, value), heads counting the segment heads in the range
+// (C = bool: whether there is one). (ha, a) + (hb, b) = (ha + hb, hb ? b : a op b):
+// associative for any associative op, no identity needed, and the value is
+// always the combination of the range's last segment piece. The count of
+// heads up to an item is its run's index plus one (reduce_by_key).
+//
+// tagged<Id, V>: (segment, value) for segments numbered in ascending order
+// (offsets): (sa, a) + (sb, b) = (sb, sa == sb ? a op b : b). Because ids never
+// decrease, sa == sb means the whole of b and a's last piece lie in one
+// segment; the id itself says where the value goes.
+
+#include <cascade/detail/util/iterator.cuh>
+
+#include <type_traits>
+
+namespace cascade::detail {
+
+template <class C, class V>
+struct headed {
+  C heads;
+  V value;
+};
+
+template <class Op>
+struct headed_op {
+  Op op;
+  template <class C, class V>
+  __host__ __device__ headed<C, V> operator()(const headed<C, V>& a, const headed<C, V>& b) const {
+    C heads;
+    if constexpr (std::is_same_v<C, bool>) heads = a.heads || b.heads;
+    else heads = static_cast<C>(a.heads + b.heads);
+    return {heads, b.heads ? b.value : static_cast<V>(op(a.value, b.value))};
+  }
+};
+
+template <class Id, class V>
+struct tagged {
+  Id segment;
+  V value;
+};
+
+template <class Op>
+struct tagged_op {
+  Op op;
+  template <class Id, class V>
+  __host__ __device__ tagged<Id, V> operator()(const tagged<Id, V>& a, const tagged<Id, V>& b) const {
+    return {b.segment, a.segment == b.segment ? static_cast<V>(op(a.value, b.value)) : b.value};
+  }
+};
+
+}  // namespace cascade::detail

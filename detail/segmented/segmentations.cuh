@@ -1,0 +1,53 @@
+#pragma once
+// Where segments start, seen from the items. Runs of equal keys (the keyed
+// algorithms) say it item by item; numbered segments (CSR offsets, or a fixed
+// size) say which segment an item is in and where each one begins. Positions
+// are relative to the first item the algorithm covers.
+
+#include <cascade/detail/util/iterator.cuh>
+#include <cascade/detail/util/math.cuh>
+
+namespace cascade::detail {
+
+// Item i starts a run when i == 0 or !pred(keys[i - 1], keys[i]).
+template <class KeyIt, class Pred>
+struct key_runs {
+  KeyIt keys;
+  offset_t n;
+  Pred pred;
+  __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
+  __device__ bool last(offset_t i) const { return i == n - 1 || !pred(keys[i], keys[i + 1]); }
+};
+
+// CSR offsets: segment j is [offsets[j], offsets[j + 1]) less offsets[0];
+// begin(segments) is the number of items. segment_of is a binary search for
+// the last segment that begins at or before i (empty segments before it
+// begin there too).
+template <class OffsetIt, class Id>
+struct csr_segments {
+  OffsetIt offsets;
+  Id segments;
+  offset_t base;
+  __device__ offset_t begin(Id j) const { return static_cast<offset_t>(offsets[j]) - base; }
+  __device__ Id segment_of(offset_t i) const {
+    Id lo = 0, hi = segments;  // begin(lo) <= i; the answer is in [lo, hi)
+    while (hi - lo > 1) {
+      const Id mid = lo + (hi - lo) / 2;
+      if (begin(mid) <= i) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+};
+
+// Segments of `size` items (the last may be shorter): no memory to read.
+template <class Id>
+struct fixed_segments {
+  offset_t size;
+  Id segments;
+  offset_t n;
+  __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
+  __device__ Id segment_of(offset_t i) const { return static_cast<Id>(i / size); }
+};
+
+}  // namespace cascade::detail

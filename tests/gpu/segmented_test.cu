@@ -1,0 +1,334 @@
+// The keyed and segmented algorithms on the GPU against CUB (the build's
+// CCCL; DeviceSegmentedScan and the fixed-size segmented reduce from CCCL
+// 3.6, a host reference before it) for integers, and against per-segment
+// std algorithms for non-commutative operators: every shape of the
+// benchmarks at small n and a few at 2^20 and more, empty segments, one
+// segment over many tiles, 32- and 64-bit offsets, fancy iterators, in
+// place, bitwise identical runs, and bad offsets.
+
+#include "harness.cuh"
+#include "../segmented_reference.cuh"
+
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/version.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 6)
+#include <cub/device/device_segmented_scan.cuh>
+#define CASCADE_TEST_CUB_SEGMENTED_SCAN 1
+#endif
+
+namespace cascade_test {
+namespace {
+
+using plus = cuda::std::plus<>;
+using maximum = cuda::maximum<>;
+
+struct shape {
+  const char* name;
+  std::int64_t n, len;
+};
+const shape kShapes[] = {
+    {"fixed", 1, 1},           {"fixed", 1000, 1},       {"fixed", 4099, 4},        {"fixed", 65537, 16},
+    {"fixed", 65536, 64},      {"fixed", 100003, 256},   {"fixed", 100003, 4096},   {"fixed", 300007, 65536},
+    {"fixed", 1 << 20, 1 << 20}, {"powerlaw", 1 << 16, 0}, {"halfempty", 65537, 8},  {"random", 100003, 40},
+    {"fixed", (1 << 20) + 3, 1}, {"powerlaw", 1 << 21, 0}, {"halfempty", 1 << 21, 64}, {"fixed", 1 << 22, 1 << 22}};
+
+std::string trace(const shape& s) { return std::string(s.name) + " n = " + std::to_string(s.n) + " len = " + std::to_string(s.len); }
+
+template <class T>
+void expect_equal(const std::vector<T>& got, const std::vector<T>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!(got[i] == want[i])) {
+      ADD_FAILURE() << "element " << i << " of " << got.size() << ": got " << got[i] << ", want " << want[i];
+      return;
+    }
+  }
+}
+
+template <class F>
+void cub_call(F f) {
+  std::size_t bytes = 0;
+  CASCADE_TEST_CUDA(f(nullptr, bytes));
+  thrust::device_vector<char> temp(bytes + 1);
+  CASCADE_TEST_CUDA(f(temp.data().get(), bytes));
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+}
+
+class Segmented : public gpu_test {};
+
+TEST_F(Segmented, ReduceByKeyMatchesCub) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n);
+    const auto d_keys = to_device(keys_of<std::int32_t>(lengths, 3));
+    const auto d_v = to_device(random_input<std::int32_t, plus>(s.n, s.n + 1));
+    thrust::device_vector<std::int32_t> keys_out(s.n), values_out(s.n), want_keys(s.n), want_values(s.n);
+    thrust::device_vector<std::int64_t> runs(1);
+    poison(keys_out), poison(values_out);
+    auto [kend, vend] = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(),
+                                               keys_out.begin(), values_out.begin());
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceReduce::ReduceByKey(t, b, d_keys.data().get(), want_keys.data().get(), d_v.data().get(),
+                                            want_values.data().get(), runs.data().get(), plus{}, s.n);
+    });
+    const std::int64_t want_runs = runs[0];
+    ASSERT_EQ(kend - keys_out.begin(), want_runs);
+    ASSERT_EQ(vend - values_out.begin(), want_runs);
+    keys_out.resize(want_runs), values_out.resize(want_runs), want_keys.resize(want_runs), want_values.resize(want_runs);
+    expect_equal(to_host(keys_out), to_host(want_keys));
+    expect_equal(to_host(values_out), to_host(want_values));
+
+    // Stream-ordered form, the count in device memory.
+    thrust::device_vector<std::int32_t> count(1);
+    poison(values_out), poison(count);
+    cascade::reduce_by_key_into(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(),
+                                values_out.begin(), count.begin(), cuda::std::equal_to<>{}, plus{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(std::int64_t(count[0]), want_runs);
+    expect_equal(to_host(values_out), to_host(want_values));
+  }
+}
+
+TEST_F(Segmented, ScansByKeyMatchCub) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n);
+    const auto d_keys = to_device(keys_of<std::int64_t>(lengths, 4));
+    const auto d_v = to_device(random_input<std::int32_t, plus>(s.n, s.n + 2));
+    thrust::device_vector<std::int32_t> got(s.n), want(s.n);
+    poison(got);
+    EXPECT_EQ(cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin()) -
+                  got.begin(), s.n);
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceScan::InclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
+                                                 plus{}, s.n);
+    });
+    expect_equal(to_host(got), to_host(want));
+
+    // Exclusive, in place, with a maximum.
+    thrust::device_vector<std::int32_t> inout = d_v;
+    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
+                                   std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
+                                                 maximum{}, std::int32_t{-7}, s.n);
+    });
+    expect_equal(to_host(inout), to_host(want));
+  }
+}
+
+// Non-commutative: affine maps, against the std references.
+TEST_F(Segmented, NonCommutativeKeepsOrder) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 9);
+    const auto keys = keys_of<std::int32_t>(lengths, 5);
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    const auto runs = run_offsets(keys);
+    const auto v = random_input<affine, compose>(s.n, s.n + 3);
+    const auto d_keys = to_device(keys);
+    const auto d_v = to_device(v);
+    const auto d_offsets = to_device(offsets);
+    const affine init{3, 7};
+
+    thrust::device_vector<affine> out(std::max<std::int64_t>(s.n, lengths.size()));
+    poison(out);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init, compose{});
+    auto sums = to_host(out);
+    sums.resize(lengths.size());
+    expect_equal(sums, ref_segmented_reduce(v, offsets, init, compose{}));
+
+    std::vector<affine> want(s.n);
+    poison(out);
+    cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                      compose{}, init);
+    ref_segmented_scan<affine>(v, offsets, want, compose{}, &init, false);
+    expect_equal(to_host(out), want);
+    thrust::device_vector<affine> inout = d_v;
+    cascade::segmented_exclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
+                                      init, compose{});
+    ref_segmented_scan<affine>(v, offsets, want, compose{}, &init, true);
+    expect_equal(to_host(inout), want);
+    poison(out);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), out.begin(),
+                                   cuda::std::equal_to<>{}, compose{});
+    ref_segmented_scan<affine>(v, runs, want, compose{}, nullptr, false);
+    expect_equal(to_host(out), want);
+
+    thrust::device_vector<std::int32_t> keys_out(s.n);
+    thrust::device_vector<affine> values_out(s.n);
+    poison(values_out);
+    auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(),
+                                       values_out.begin(), cuda::std::equal_to<>{}, compose{});
+    auto got = to_host(values_out);
+    got.resize(ends.second - values_out.begin());
+    std::vector<affine> run_sums;
+    for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
+      run_sums.push_back(std::accumulate(v.begin() + runs[r] + 1, v.begin() + runs[r + 1], v[runs[r]], compose{}));
+    }
+    expect_equal(got, run_sums);
+  }
+}
+
+// Offsets of 32 and 64 bits, items starting past 0, against CUB's
+// DeviceSegmentedReduce and (CCCL 3.6) DeviceSegmentedScan.
+template <class O>
+void check_offsets_forms() {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s) + ", " + std::to_string(8 * sizeof(O)) + "-bit offsets");
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 11);
+    const std::int64_t segments = lengths.size();
+    const auto offsets = offsets_of<O>(lengths, O(3));
+    const auto v = random_input<std::int64_t, plus>(s.n + 3, s.n + 5);
+    const auto d_offsets = to_device(offsets);
+    const auto d_v = to_device(v);
+    const std::int64_t init = 11;
+
+    thrust::device_vector<std::int64_t> got(segments), want(segments);
+    poison(got);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), got.begin(), init, plus{});
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceSegmentedReduce::Reduce(t, b, d_v.data().get(), want.data().get(), segments,
+                                                d_offsets.data().get(), d_offsets.data().get() + 1, plus{}, init);
+    });
+    expect_equal(to_host(got), to_host(want));
+
+    thrust::device_vector<std::int64_t> scanned(v.size()), want_scanned(v.size());
+    poison(scanned);
+    auto end = cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(),
+                                                 scanned.begin(), plus{});
+    EXPECT_EQ(end - scanned.begin(), std::int64_t(offsets.back()));
+    std::vector<std::int64_t> host_want = to_host(scanned);  // positions before offsets[0]: untouched
+#ifdef CASCADE_TEST_CUB_SEGMENTED_SCAN
+    CASCADE_TEST_CUDA(cudaMemcpy(want_scanned.data().get(), scanned.data().get(), v.size() * 8, cudaMemcpyDeviceToDevice));
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceSegmentedScan::InclusiveSegmentedSum(t, b, d_v.data().get(), want_scanned.data().get(),
+                                                             d_offsets.data().get(), d_offsets.data().get() + 1,
+                                                             segments);
+    });
+    host_want = to_host(want_scanned);
+#else
+    ref_segmented_scan<std::int64_t>(v, offsets, host_want, std::plus<>{}, nullptr, false);
+#endif
+    expect_equal(to_host(scanned), host_want);
+
+    poison(scanned);
+    cascade::segmented_exclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), scanned.begin(),
+                                      init, plus{});
+    host_want = to_host(scanned);
+    ref_segmented_scan<std::int64_t>(v, offsets, host_want, std::plus<>{}, &init, true);
+    expect_equal(to_host(scanned), host_want);
+  }
+}
+TEST_F(Segmented, OffsetsOf32Bits) { check_offsets_forms<std::int32_t>(); }
+TEST_F(Segmented, OffsetsOf64Bits) { check_offsets_forms<std::int64_t>(); }
+
+TEST_F(Segmented, FixedSizeMatchesReference) {
+  for (std::int64_t n : {1, 1000, 65537, (1 << 20) + 5}) {
+    for (int size : {1, 3, 16, 4096, 1 << 20}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + " size = " + std::to_string(size));
+      const auto v = random_input<std::int32_t, plus>(n, n + size);
+      const auto d_v = to_device(v);
+      const std::int64_t segments = (n + size - 1) / size;
+      thrust::device_vector<std::int32_t> got(segments);
+      poison(got);
+      cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), size, got.begin(), std::int32_t{5}, plus{});
+      std::vector<std::int64_t> lengths(segments, size);
+      lengths.back() = n - (segments - 1) * size;
+      expect_equal(to_host(got), ref_segmented_reduce(v, offsets_of<std::int64_t>(lengths), std::int32_t{5}, plus{}));
+#if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 6)
+      if (n % size == 0) {  // CUB's fixed-size overload takes whole segments only
+        thrust::device_vector<std::int32_t> want(segments);
+        cub_call([&](void* t, std::size_t& b) {
+          return cub::DeviceSegmentedReduce::Reduce(t, b, d_v.data().get(), want.data().get(), segments, size, plus{},
+                                                    std::int32_t{5});
+        });
+        expect_equal(to_host(got), to_host(want));
+      }
+#endif
+    }
+  }
+}
+
+// Values, keys and offsets from fancy iterators: values i % 97, keys i / 7,
+// offsets 5 j (segments of 5).
+struct mod97 {
+  __host__ __device__ std::int32_t operator()(std::int64_t i) const { return std::int32_t(i % 97); }
+};
+struct div7 {
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / 7; }
+};
+struct times5 {
+  __host__ __device__ std::int64_t operator()(std::int64_t j) const { return 5 * j; }
+};
+TEST_F(Segmented, FancyIterators) {
+  const std::int64_t n = 1000003 / 5 * 5;
+  thrust::counting_iterator<std::int64_t> i0(0);
+  auto values = thrust::make_transform_iterator(i0, mod97{});
+  auto keys = thrust::make_transform_iterator(i0, div7{});
+  auto offsets = thrust::make_transform_iterator(i0, times5{});
+  std::vector<std::int32_t> v(n);
+  std::vector<std::int64_t> k(n);
+  for (std::int64_t i = 0; i < n; ++i) v[i] = mod97{}(i), k[i] = div7{}(i);
+
+  thrust::device_vector<std::int32_t> out(n);
+  poison(out);
+  cascade::inclusive_scan_by_key(cascade::cuda, keys, keys + n, values, out.begin());
+  std::vector<std::int32_t> want(n);
+  ref_segmented_scan<std::int32_t>(v, run_offsets(k), want, std::plus<>{}, nullptr, false);
+  expect_equal(to_host(out), want);
+
+  const std::int64_t segments = n / 5;
+  thrust::device_vector<std::int32_t> sums(segments);
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, values, offsets, offsets + segments + 1, sums.begin(), std::int32_t{0}, plus{});
+  std::vector<std::int64_t> offs(segments + 1);
+  for (std::int64_t j = 0; j <= segments; ++j) offs[j] = 5 * j;
+  expect_equal(to_host(sums), ref_segmented_reduce(v, offs, std::int32_t{0}, plus{}));
+}
+
+// Floating point sums: the same bits on every run.
+TEST_F(Segmented, BitwiseIdenticalRuns) {
+  const std::int64_t n = (1 << 22) + 77;
+  const auto lengths = segment_lengths("powerlaw", n, 0, 17);
+  const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
+  const auto d_keys = to_device(keys_of<std::int32_t>(lengths, 2));
+  const auto d_v = to_device(random_input<float, plus>(n, 23));
+  std::vector<float> first_scan, first_sums, first_runs;
+  for (int run = 0; run < 5; ++run) {
+    thrust::device_vector<float> scan(n), sums(lengths.size()), run_sums(n);
+    thrust::device_vector<std::int32_t> keys_out(n);
+    cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), scan.begin());
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), 0.0f, plus{});
+    cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(), run_sums.begin());
+    auto a = to_host(scan), b = to_host(sums), c = to_host(run_sums);
+    if (run == 0) {
+      first_scan = a, first_sums = b, first_runs = c;
+      continue;
+    }
+    EXPECT_EQ(std::memcmp(a.data(), first_scan.data(), a.size() * 4), 0) << "run " << run;
+    EXPECT_EQ(std::memcmp(b.data(), first_sums.data(), b.size() * 4), 0) << "run " << run;
+    EXPECT_EQ(std::memcmp(c.data(), first_runs.data(), c.size() * 4), 0) << "run " << run;
+  }
+}
+
+TEST_F(Segmented, BadOffsetsWriteNothing) {
+  const auto d_v = to_device(std::vector<std::int32_t>(100, 1));
+  const auto descending = to_device(std::vector<std::int64_t>{50, 60, 10});
+  const auto negative = to_device(std::vector<std::int64_t>{-4, 10});
+  thrust::device_vector<std::int32_t> out(100, -1);
+  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), descending.begin(), descending.end(), out.begin(),
+                                         0, plus{}),
+               std::invalid_argument);
+  EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), negative.begin(), negative.end(), out.begin()),
+               std::invalid_argument);
+  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
+               std::invalid_argument);
+  EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
+}
+
+}  // namespace
+}  // namespace cascade_test
