@@ -12,7 +12,9 @@
 
 #include <thrust/iterator/transform_output_iterator.h>
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace cascade::detail {
@@ -74,17 +76,27 @@ std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp c
   if (n == 0) return {last, last};
   if (n == 1) return {first, first};
   using T = value_t<It>;
-  const offset_t pairs = (n + 1) / 2;
+  const offset_t pairs = n / 2;  // whole pairs; an odd n's last item is placed by resolve_minmax
   const combine_minmax<Comp> op{comp};
-  const resolve_minmax<Comp, T> resolve{comp};
   minmax_positions p;
   if constexpr (is_host_policy_v<Policy>) {
-    const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, n, comp}, 0);
-    p = resolve(host_reduce(policy, items, items + pairs, empty_minmax<T>(), op));
+    const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, comp}, 0);
+    p = resolve_minmax<Comp, It>{first, n, comp}(host_reduce(policy, items, items + pairs, empty_minmax<T>(), op));
   } else {
     check_device_accessible(first, name, "the input range");
     using raw_t = unwrapped_t<It>;
-    const indexed_transform<to_minmax_pair<Comp, raw_t>, false> items({unwrap(first), n, comp}, 0);
+    const raw_t x = unwrap(first);
+    const resolve_minmax<Comp, raw_t> resolve{x, n, comp};
+    if constexpr (std::is_pointer_v<raw_t> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
+      // Pairs on their own boundary: read as pairs (else item by item below).
+      if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
+        const auto* as_pairs = reinterpret_cast<const pair_of<T>*>(x);
+        const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items({comp}, 0, as_pairs);
+        p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
+        return {first + p.min, first + p.max};
+      }
+    }
+    const indexed_transform<to_minmax_pair<Comp, raw_t>, false> items({x, comp}, 0);
     p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
   }
   return {first + p.min, first + p.max};

@@ -22,10 +22,10 @@
 // comp(c, max), so the LAST largest wins, and a NaN candidate always
 // replaces the max, after which the next candidate always replaces it. A
 // lone last item (odd n) is a min candidate first and a max candidate only
-// if it did not become the min. So the reduce's items are pairs, and its
-// state keeps, beside the min candidate, the max as a "reset" monoid: a
-// segment that holds a NaN candidate decides the max alone. The lone item
-// waits in the state until the end (resolve_minmax).
+// if it did not become the min. So the reduce's items are the whole pairs,
+// and its state keeps, beside the min candidate, the max as a "reset"
+// monoid: a segment that holds a NaN candidate decides the max alone. The
+// lone item is placed after the reduce (resolve_minmax).
 
 #include <cascade/detail/util/iterator.cuh>
 
@@ -105,54 +105,68 @@ struct position_of {
   __host__ __device__ offset_t operator()(const candidate<T>& c) const { return c.index; }
 };
 
-// minmax_element's state over a run of pairs.
-enum max_kind : int { max_none = 0, max_value = 1, max_nan = 2 };
+// minmax_element's state over a run of pairs: the min candidate (position,
+// value, rank), the max candidate, and flags: what the max holds (nothing, a
+// value, or a NaN candidate, which the next candidate replaces) and whether
+// the run holds a NaN candidate (then what precedes it no longer matters).
+// Flat and without padding for 4- and 8-byte values: it is the reduce's
+// accumulator, kept in registers by the row.
+enum minmax_flags : int { max_none = 0, max_value = 1, max_nan = 2, max_kinds = 3, max_reset = 4 };
 template <class T>
 struct minmax_state {
-  candidate<T> min;
+  offset_t min_index;
   offset_t max_index;
+  T min;
   T max;
-  int max_kind;      // none, a value, or a NaN candidate (replaced by the next one)
-  bool reset;        // a NaN max candidate lies in the run: what precedes it no longer matters
-  bool has_lone;     // the lone last item of an odd n, still to be placed
-  T lone;
-  offset_t lone_index;
+  int min_rank;
+  int flags;
 };
 
 template <class T>
 __host__ __device__ minmax_state<T> empty_minmax() {
   minmax_state<T> s{};
-  s.min.rank = kRankNone;
-  s.max_kind = max_none;
+  s.min_rank = kRankNone;
+  s.flags = max_none;
   return s;
 }
 
-// The pair (x[2k], x[2k+1]) of [x, x + n), or the lone x[n-1].
+// The pair (a, b) = (x[2k], x[2k+1]), as libstdc++ splits it.
+#pragma nv_exec_check_disable
+template <class Comp, class T>
+__host__ __device__ minmax_state<T> summarize_pair(offset_t k, const T& a, const T& b, const Comp& comp) {
+  const offset_t i = 2 * k;
+  const bool b_less = comp(b, a);
+  minmax_state<T> s;
+  s.min_index = b_less ? i + 1 : i;
+  s.min = b_less ? b : a;
+  s.min_rank = make_candidate<Comp>(s.min_index, s.min).rank;
+  s.max_index = b_less ? i : i + 1;
+  s.max = b_less ? a : b;
+  s.flags = is_nan_under<Comp>(s.max) ? (max_nan | max_reset) : max_value;
+  return s;
+}
+
+// Pair k of any iterator, read item by item.
 template <class Comp, class It>
 struct to_minmax_pair {
   It x;
-  offset_t n;
   Comp comp;
-#pragma nv_exec_check_disable
   __host__ __device__ minmax_state<value_t<It>> operator()(offset_t k) const {
-    using T = value_t<It>;
-    minmax_state<T> s = empty_minmax<T>();
-    const offset_t i = 2 * k;
-    const T a = x[i];
-    if (i + 1 == n) {
-      s.has_lone = true;
-      s.lone = a;
-      s.lone_index = i;
-      return s;
-    }
-    const T b = x[i + 1];
-    const bool b_less = comp(b, a);
-    s.min = make_candidate<Comp>(b_less ? i + 1 : i, b_less ? b : a);
-    s.max_index = b_less ? i : i + 1;
-    s.max = b_less ? a : b;
-    s.reset = is_nan_under<Comp>(s.max);
-    s.max_kind = s.reset ? max_nan : max_value;
-    return s;
+    return summarize_pair(k, x[2 * k], x[2 * k + 1], comp);
+  }
+};
+
+// An array whose pairs start on a boundary of their size, seen as an array of
+// pairs: one load per pair, two per 16-byte vector for 4-byte items.
+template <class T>
+struct alignas(2 * sizeof(T)) pair_of {
+  T a, b;
+};
+template <class Comp, class T>
+struct from_pair {
+  Comp comp;
+  __host__ __device__ minmax_state<T> operator()(offset_t k, const pair_of<T>& p) const {
+    return summarize_pair(k, p.a, p.b, comp);
   }
 };
 
@@ -163,38 +177,42 @@ struct combine_minmax {
   template <class T>
   __host__ __device__ minmax_state<T> operator()(const minmax_state<T>& a, const minmax_state<T>& b) const {
     minmax_state<T> r = a;
-    r.min = select<false>(a.min, b.min, comp);
-    const bool b_max = b.reset || (b.max_kind != max_none && (a.max_kind != max_value || !comp(b.max, a.max)));
+    const bool b_min = a.min_rank != b.min_rank ? b.min_rank < a.min_rank : a.min_rank == 1 && comp(b.min, a.min);
+    if (b_min) {
+      r.min_index = b.min_index;
+      r.min = b.min;
+      r.min_rank = b.min_rank;
+    }
+    const int a_kind = a.flags & max_kinds, b_kind = b.flags & max_kinds;
+    const bool b_max = (b.flags & max_reset) || (b_kind != max_none && (a_kind != max_value || !comp(b.max, a.max)));
     if (b_max) {
       r.max_index = b.max_index;
       r.max = b.max;
-      r.max_kind = b.max_kind;
     }
-    r.reset = a.reset || b.reset;
-    if (b.has_lone) {
-      r.has_lone = true;
-      r.lone = b.lone;
-      r.lone_index = b.lone_index;
-    }
+    r.flags = (b_max ? b_kind : a_kind) | ((a.flags | b.flags) & max_reset);
     return r;
   }
 };
 
-// The answer: positions of the min and the max, after placing the lone item
-// as libstdc++ does (n >= 2, so the state holds at least one pair).
+// The answer: positions of the min and the max, after placing the lone last
+// item of an odd n (read here, once) as libstdc++ does. n >= 2, so the state
+// holds at least one pair.
 struct minmax_positions {
   offset_t min;
   offset_t max;
 };
-template <class Comp, class T>
+template <class Comp, class It>
 struct resolve_minmax {
+  It x;
+  offset_t n;
   Comp comp;
 #pragma nv_exec_check_disable
-  __host__ __device__ minmax_positions operator()(const minmax_state<T>& s) const {
-    minmax_positions p{s.min.index, s.max_index};
-    if (s.has_lone) {
-      if (comp(s.lone, s.min.value)) p.min = s.lone_index;
-      else if (!comp(s.lone, s.max)) p.max = s.lone_index;
+  __host__ __device__ minmax_positions operator()(const minmax_state<value_t<It>>& s) const {
+    minmax_positions p{s.min_index, s.max_index};
+    if (n % 2 == 1) {
+      const value_t<It> lone = x[n - 1];
+      if (comp(lone, s.min)) p.min = n - 1;
+      else if (!comp(lone, s.max)) p.max = n - 1;
     }
     return p;
   }

@@ -208,12 +208,12 @@ TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
     ASSERT_EQ(lo.index, std::min_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
     ASSERT_EQ(hi.index, std::max_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
 
-    const to_minmax_pair<comp_t, const double*> pair{v.data(), n, {}};
-    std::vector<minmax_state<double>> s((n + 1) / 2);
+    const to_minmax_pair<comp_t, const double*> pair{v.data(), {}};
+    std::vector<minmax_state<double>> s(n / 2);
     for (std::size_t k = 0; k < s.size(); ++k) s[k] = pair(k);
     auto state = fold_random_tree(s, 0, s.size(), combine_minmax<comp_t>{}, rng);
     if (rng() % 2) state = combine_minmax<comp_t>{}(empty_minmax<double>(), state);  // the reduce's init
-    const auto got = resolve_minmax<comp_t, double>{}(state);
+    const auto got = resolve_minmax<comp_t, const double*>{v.data(), n, {}}(state);
     const auto want = std::minmax_element(v.begin(), v.end());
     ASSERT_EQ(got.min, want.first - v.begin()) << "trial " << trial;
     ASSERT_EQ(got.max, want.second - v.begin()) << "trial " << trial;
