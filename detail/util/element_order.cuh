@@ -151,6 +151,7 @@ template <class Comp, class It>
 struct to_minmax_pair {
   It x;
   Comp comp;
+#pragma nv_exec_check_disable
   __host__ __device__ minmax_state<value_t<It>> operator()(offset_t k) const {
     return summarize_pair(k, x[2 * k], x[2 * k + 1], comp);
   }

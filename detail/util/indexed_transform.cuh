@@ -1,8 +1,10 @@
 #pragma once
-// indexed_transform: the iterator that the std-family algorithms hand to the
-// automatic reduce and scan. Its item i is f(i, x1[i], x2[i], ...): the
-// transform of one or more input ranges, told its position (the *_element
-// algorithms keep it, transform_reduce ignores it).
+// indexed_transform: the iterator that transform_reduce and the *_element
+// algorithms hand to the automatic reduce. Its item i is f(i, x1[i], x2[i],
+// ...): the transform of one or more input ranges, told its position (the
+// *_element algorithms keep it, transform_reduce ignores it), or, with no
+// inputs, f(i) alone (minmax_element's pairs of an unaligned array: f reads
+// them itself).
 //
 // Why not thrust::transform_iterator over a zip_iterator: the reduce engine
 // reads raw pointers with 16-byte vector loads, and a zip of two pointers is
@@ -49,8 +51,8 @@ class indexed_transform {
   __host__ __device__ bool operator==(const indexed_transform& o) const { return pos_ == o.pos_; }
   __host__ __device__ bool operator!=(const indexed_transform& o) const { return pos_ != o.pos_; }
 
-  // V items from pos + k, each input read as V / (16 / item size) 16-byte
-  // vectors (the caller has checked alignment: see vectorizable_v).
+  // V items from pos + k: one 16-byte vector from each input (V items of the
+  // load type fill one; the maker checked the alignment: see vectorizable_v).
   template <int V, class AccT>
   __device__ __forceinline__ void load_vectors(offset_t k, AccT (&items)[V]) const {
     const offset_t at = pos_ + k;
