@@ -195,6 +195,8 @@ def plots(results, out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    if section == "family":  # doc_tables.py benchmarks/results family <results file name>
+        return print(family(medians(results / sys.argv[3])))
     m = medians(results / f"{GPU}.json")
     sizes = {"int32": 4, "float": 4, "int64": 8, "double": 8}
 
@@ -235,10 +237,35 @@ def plots(results, out):
               8, "scan-strategies-int32.png", "inclusive scan strategies, int32 (H100)")
 
 
+FAMILY = ["transform_reduce", "inner_product", "min_element", "max_element", "minmax_element",
+          "transform_inclusive_scan"]
+
+
+def family(m):
+    """The std family: cascade / cub, cascade / the flat algorithm over the same
+    iterator, cascade / thrust (n <= 2^20), and inner_product's % of the read limit."""
+    rows = []
+    for alg in FAMILY:
+        for t in ["int32", "int64", "float", "double"]:
+            for n in sorted({i[3] for i in m if i[0] == alg and i[1] == "cascade" and i[2] == t}):
+                c = m[(alg, "cascade", t, n)]
+                def to(impl):
+                    r = m.get((alg, impl, t, n))
+                    return f"{us(c) / us(r):.2f}" if r else ""
+                lim = m.get((alg, "read_limit", t, n))
+                rows.append([alg, t, n, f"{us(c):.1f}", to("cub"), to("cascade.iterator"),
+                             to("thrust") if n <= 1 << 20 else "",
+                             f"{100 * us(lim) / us(c):.1f}%" if lim and alg == "inner_product" else ""])
+    return table(["algorithm", "type", "n", "cascade us", "/cub", "/flat over iterator", "/thrust", "% read limit"],
+                 rows)
+
+
 def main():
     results, section = pathlib.Path(sys.argv[1]), sys.argv[2]
     if section == "plots":
         return plots(results, pathlib.Path(sys.argv[3]))
+    if section == "family":  # doc_tables.py benchmarks/results family <results file name>
+        return print(family(medians(results / sys.argv[3])))
     m = medians(results / f"{GPU}.json")
     if section.startswith("harris-"):
         print(harris(m, int(section.split("-")[1])))

@@ -349,5 +349,6 @@ void register_segmented(const options& opt);          // segmented.cu
 void register_scan_strategies(const options& opt);    // scan_strategies.cu
 void register_tuning(const options& opt);             // tuning.cu
 void register_iterators(const options& opt);          // iterators.cu
+void register_family(const options& opt);             // family.cu
 
 }  // namespace bench

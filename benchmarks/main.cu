@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
   bench::register_reduce_strategies(opt);
   bench::register_scan_strategies(opt);
   bench::register_iterators(opt);
+  bench::register_family(opt);
   bench::register_tuning(opt);
   bench::register_segmented(opt);
   benchmark::RunSpecifiedBenchmarks();

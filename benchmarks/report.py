@@ -22,9 +22,13 @@ import statistics
 import sys
 from collections import defaultdict
 
-ALGORITHMS = ["reduce", "inclusive_scan", "exclusive_scan"]
+FAMILY = ["transform_reduce", "inner_product", "min_element", "max_element", "minmax_element",
+          "transform_inclusive_scan"]
+ALGORITHMS = ["reduce", "inclusive_scan", "exclusive_scan"] + FAMILY
 TYPES = ["int8", "int16", "int32", "int64", "uint32", "uint64", "float", "double"]
-LIMIT_OF = {"reduce": "read_limit", "inclusive_scan": "copy_limit", "exclusive_scan": "copy_limit"}
+LIMIT_OF = {"reduce": "read_limit", "inclusive_scan": "copy_limit", "exclusive_scan": "copy_limit",
+            "transform_inclusive_scan": "copy_limit"}
+LIMIT_OF.update({a: "read_limit" for a in FAMILY if a not in LIMIT_OF})
 BASELINE = "cub"
 METRICS = ["time", "gbps", "limit", "ratio"]
 TO_MICROSECONDS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}

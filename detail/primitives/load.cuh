@@ -3,8 +3,10 @@
 // input is a raw pointer aligned for it, V scalar reads otherwise. Items are
 // converted to the accumulator type on the way in.
 
+#include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cascade::detail {
@@ -17,12 +19,24 @@ inline constexpr int vector_items_v = (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ?
 // a raw pointer to a type whose size divides 16 and equals its alignment (so
 // that skipping a few items always reaches a 16-byte boundary).
 template <class It>
-inline constexpr bool vectorizable_v = std::is_pointer_v<It> && vector_items_v<value_t<It>> > 1 &&
-                                       alignof(value_t<It>) == sizeof(value_t<It>);
+inline constexpr bool vectorizable_pointer_v = std::is_pointer_v<It> && vector_items_v<value_t<It>> > 1 &&
+                                               alignof(value_t<It>) == sizeof(value_t<It>);
+// An indexed_transform of such pointers, all of one item size, which its
+// maker found sharing their alignment (Together): one vector from each.
+template <class It>
+struct vectorizable : std::bool_constant<vectorizable_pointer_v<It>> {};
+template <class F, class It0, class... It>
+struct vectorizable<indexed_transform<F, true, It0, It...>>
+    : std::bool_constant<vectorizable_pointer_v<It0> &&
+                         ((vectorizable_pointer_v<It> && sizeof(value_t<It>) == sizeof(value_t<It0>)) && ...)> {};
+template <class It>
+inline constexpr bool vectorizable_v = vectorizable<It>::value;
 
 template <int V, bool Vectorized, class AccT, class It>
 __device__ __forceinline__ void load_items(It in, offset_t index, AccT (&items)[V]) {
-  if constexpr (Vectorized) {
+  if constexpr (Vectorized && is_indexed_transform<It>::value) {
+    in.template load_vectors<V>(index, items);
+  } else if constexpr (Vectorized) {
     using T = value_t<It>;
     struct alignas(16) vector_t {
       T v[V];
@@ -66,7 +80,7 @@ namespace cascade::detail {
 // thread of a partial tile takes it), else `count` guarded scalar reads.
 template <int Items, class AccT, class It>
 __device__ __forceinline__ void load_blocked(It in, offset_t index, int count, bool vector, AccT (&items)[Items]) {
-  using T = value_t<It>;
+  using T = load_type_t<It>;
   constexpr int per_vector = vector_items_v<T>;
   if constexpr (vectorizable_v<It> && Items % per_vector == 0) {
     if (vector) {
@@ -108,6 +122,19 @@ __device__ __forceinline__ void store_blocked(OutIt out, offset_t index, int cou
   for (int k = 0; k < Items; ++k) {
     if (k < count) out[index + k] = items[k];
   }
+}
+
+// Items before the first 16-byte boundary (vectorised inputs only).
+template <class It>
+int aligned_head(It in, offset_t n) {
+  if constexpr (vectorizable_v<It>) {
+    std::uintptr_t misalignment = 0;
+    if constexpr (std::is_pointer_v<It>) misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
+    else misalignment = in.misalignment();
+    constexpr auto item = sizeof(load_type_t<It>);
+    if (misalignment != 0) return static_cast<int>(std::min<offset_t>((16 - misalignment) / item, n));
+  }
+  return 0;
 }
 
 // Whether a pointer (or any iterator: no) sits on a 16-byte boundary.

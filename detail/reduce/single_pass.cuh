@@ -408,16 +408,6 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   }
 }
 
-// Items before the first 16-byte boundary (vectorised inputs only).
-template <class It>
-int aligned_head(It in, offset_t n) {
-  if constexpr (vectorizable_v<It>) {
-    const auto misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
-    if (misalignment != 0) return static_cast<int>(std::min<offset_t>((16 - misalignment) / sizeof(*in), n));
-  }
-  return 0;
-}
-
 // Inputs of at most one block step (after the head): one block, no status.
 template <class Tuning, class It, class OutIt, class AccT, class Op>
 void run_single_block(It in, offset_t n, OutIt result, AccT init, Op op, const stream_place& at) {
@@ -448,7 +438,7 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
   p.head = aligned_head(in, n);
   p.body_length = n - p.head;
   const offset_t steps = (p.body_length + shape_t::block_step - 1) / shape_t::block_step;
-  const offset_t most = chunk_limit<Tuning, value_t<It>>(p.body_length);
+  const offset_t most = chunk_limit<Tuning, load_type_t<It>>(p.body_length);
   p.chunk_items = shape_t::block_step * ((steps + most - 1) / most);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
 
@@ -467,7 +457,7 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
 template <class It, class OutIt, class AccT, class Op>
 void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
-  using T = value_t<It>;
+  using T = load_type_t<It>;  // tuned by what a lane loads
   if constexpr (computed_iterator_v<It>) {
     run_tuned<computed_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   } else if (n > shape<single_pass_reduce_tuning<T>>::block_step &&

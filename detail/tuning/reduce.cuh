@@ -3,6 +3,7 @@
 // Each number names the measurement that chose it; see docs/performance.md.
 
 #include <cascade/detail/primitives/load.cuh>
+#include <cascade/detail/util/element_order.cuh>
 
 namespace cascade::detail {
 
@@ -76,6 +77,26 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr int rows_in_flight = 64;
   static constexpr long long max_chunks = 256;
   static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
+};
+
+// minmax_element: the accumulator is a 32- or 40-byte state (two positions,
+// two values, rank and flags) made from each pair as it is loaded, which at
+// 64 registers (4 blocks per SM) spilled 2.6-8.7 KB per thread (ptxas, sm_90).
+// Two blocks per SM give 128 registers. To be measured: rows in flight and
+// blocks per SM against CUB's ArgMinMax.
+template <class T>
+struct element_pairs_tuning : single_pass_reduce_tuning<T> {
+  static constexpr int min_blocks_per_sm = 2;
+};
+// Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
+template <class T>
+struct single_pass_reduce_tuning<pair_of<T>> : element_pairs_tuning<T> {
+  static constexpr int vector_items = vector_items_v<pair_of<T>>;
+};
+// Read item by item (an input whose pairs are not aligned, or an iterator).
+template <class T>
+struct single_pass_reduce_tuning<minmax_state<T>> : element_pairs_tuning<T> {
+  static constexpr int vector_items = 1;
 };
 
 }  // namespace cascade::detail

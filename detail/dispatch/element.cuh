@@ -1,0 +1,105 @@
+#pragma once
+// Dispatch for min_element, max_element and minmax_element: order-preserving
+// reduces of candidates (util/element_order.cuh) through the reduce's
+// dispatch, their answer turned into positions on the device (the comparator
+// may be device code), so that one stream synchronisation brings it home.
+
+#include <cascade/execution.cuh>
+#include <cascade/detail/dispatch/reduce.cuh>
+#include <cascade/detail/util/element_order.cuh>
+#include <cascade/detail/util/indexed_transform.cuh>
+#include <cascade/detail/util/iterator.cuh>
+
+#include <thrust/iterator/transform_output_iterator.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+namespace cascade::detail {
+
+// resolve(init op items[0] op ... op items[n-1]) on the host (n >= 1).
+template <class S, class It, class T, class Op, class Resolve>
+auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T init, Op op, Resolve resolve) {
+  require_reduce_strategy<S>();
+  using R = std::decay_t<std::invoke_result_t<Resolve&, const T&>>;
+  R value;
+  auto run = [&](R* out) {
+    reduce_algorithm<S>::run(policy.strategy(), items, n, thrust::make_transform_output_iterator(out, resolve), init,
+                             op, policy.stream());
+  };
+  if constexpr (result_slot::fits<R>) {
+    R* slot = result_slot::get<R>();
+    run(slot);
+    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
+    std::memcpy(&value, slot, sizeof(R));
+  } else {
+    temporary_buffer temp(sizeof(R), policy.stream());
+    run(temp.at<R>(0));
+    check(cudaMemcpyAsync(&value, temp.at<R>(0), sizeof(R), cudaMemcpyDeviceToHost, policy.stream()),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
+  }
+  return value;
+}
+
+// The first smallest (Max: first largest) item's position; n >= 1.
+template <bool Max, class Policy, class It, class Comp>
+offset_t select_element_position(const Policy& policy, It first, offset_t n, Comp comp, const char* name) {
+  using T = value_t<It>;
+  candidate<T> none{};
+  none.rank = kRankNone;
+  const select_first<Comp, Max> op{comp};
+  if constexpr (is_host_policy_v<Policy>) {
+    const indexed_transform<to_candidate<Comp, T>, false, It> items({}, 0, first);
+    return host_reduce(policy, items, items + n, none, op).index;
+  } else {
+    check_device_accessible(first, name, "the input range");
+    const indexed_transform<to_candidate<Comp, T>, true, unwrapped_t<It>> items({}, 0, unwrap(first));
+    return cuda_reduce_resolved(policy, items, n, none, op, position_of{});
+  }
+}
+
+template <bool Max, class Policy, class It, class Comp>
+It select_element(const Policy& policy, It first, It last, Comp comp, const char* name) {
+  const offset_t n = checked_distance(first, last, name);
+  if (n == 0) return last;
+  return first + select_element_position<Max>(policy, first, n, comp, name);
+}
+
+// libstdc++'s minmax_element: pairs reduced, the lone last item placed at the end.
+template <class Policy, class It, class Comp>
+std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp comp) {
+  constexpr const char* name = "cascade::minmax_element";
+  const offset_t n = checked_distance(first, last, name);
+  if (n == 0) return {last, last};
+  if (n == 1) return {first, first};
+  using T = value_t<It>;
+  const offset_t pairs = n / 2;  // whole pairs; an odd n's last item is placed by resolve_minmax
+  const combine_minmax<Comp> op{comp};
+  minmax_positions p;
+  if constexpr (is_host_policy_v<Policy>) {
+    const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, comp}, 0);
+    p = resolve_minmax<Comp, It>{first, n, comp}(host_reduce(policy, items, items + pairs, empty_minmax<T>(), op));
+  } else {
+    check_device_accessible(first, name, "the input range");
+    using raw_t = unwrapped_t<It>;
+    const raw_t x = unwrap(first);
+    const resolve_minmax<Comp, raw_t> resolve{x, n, comp};
+    if constexpr (std::is_pointer_v<raw_t> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
+      // Pairs on their own boundary: read as pairs (else item by item below).
+      if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
+        const auto* as_pairs = reinterpret_cast<const pair_of<T>*>(x);
+        const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items({comp}, 0, as_pairs);
+        p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
+        return {first + p.min, first + p.max};
+      }
+    }
+    const indexed_transform<to_minmax_pair<Comp, raw_t>, false> items({x, comp}, 0);
+    p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
+  }
+  return {first + p.min, first + p.max};
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,58 @@
+#pragma once
+// Dispatch for transform_reduce and the transform scans: thin layers over the
+// automatic reduce and scan. transform_reduce hands the reduce an
+// indexed_transform of its input pointers, which the reduce reads with one
+// 16-byte vector per input where the inputs share their alignment (else item
+// by item: a second instantiation, taken only for such inputs). The scans
+// take a thrust::transform_iterator: the scan's loads are what they are for
+// any iterator.
+
+#include <cascade/execution.cuh>
+#include <cascade/detail/dispatch/reduce.cuh>
+#include <cascade/detail/dispatch/scan.cuh>
+#include <cascade/detail/util/indexed_transform.cuh>
+#include <cascade/detail/util/iterator.cuh>
+
+#include <thrust/iterator/transform_iterator.h>
+
+#include <type_traits>
+
+namespace cascade::detail {
+
+// init op f(x1[0], x2[0]...) op ... op f(x1[n-1], ...), in order, for one or
+// two inputs of n items (the first of them checked as a range already).
+template <class Policy, class T, class ReduceOp, class F, class... It>
+T transform_reduce(const Policy& policy, offset_t n, T init, ReduceOp reduce_op, F f, It... in) {
+  using g = ignore_position<F>;
+  if constexpr (is_host_policy_v<Policy>) {
+    const indexed_transform<g, false, It...> items(g{f}, 0, in...);
+    return host_reduce(policy, items, items + n, init, reduce_op);
+  } else {
+    constexpr const char* name = "cascade::transform_reduce";
+    if (n == 0) return init;
+    (check_device_accessible(in, name, "an input range"), ...);
+    auto reduce = [&](auto items) { return cuda_reduce(policy, items, items + n, init, reduce_op); };
+    if constexpr (sizeof...(It) == 1) {
+      return reduce(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
+    } else {
+      if (aligned_together(unwrap(in)...)) {
+        return reduce(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
+      }
+      return reduce(indexed_transform<g, false, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
+    }
+  }
+}
+
+// The transform scans: the scan of unary_op(x[i]), in place allowed.
+template <class Policy, class It, class OutIt, class Op, class Unary, class AccT>
+OutIt transform_scan(const Policy& policy, It first, It last, OutIt out, Op op, Unary unary_op, scan_mode<AccT> mode,
+                     const char* name) {
+  const offset_t n = checked_distance(first, last, name);
+  if constexpr (!is_host_policy_v<Policy>) {
+    if (n > 0) check_device_accessible(first, name, "the input range");
+  }
+  const auto items = thrust::make_transform_iterator(unwrap(first), unary_op);
+  return scan(policy, items, items + n, out, op, mode, name);
+}
+
+}  // namespace cascade::detail

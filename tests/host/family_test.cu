@@ -1,0 +1,243 @@
+// The std family on the host policies (cascade::seq, cascade::par) against the
+// standard library: transform_reduce (three forms), the transform scans (in
+// place too), min/max/minmax_element with ties and NaN, empty ranges, and the
+// range check. The selecting operators are also folded in random tree shapes
+// here, which is what the GPU does: std's answer whatever the tree.
+
+#include "../common.cuh"
+
+#include <cascade/detail/util/element_order.cuh>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+namespace cascade_test {
+namespace {
+
+template <class Policy>
+class HostFamily : public ::testing::Test {};
+using policies = ::testing::Types<cascade::sequenced_policy, cascade::parallel_policy>;
+TYPED_TEST_SUITE(HostFamily, policies);
+
+const std::vector<std::int64_t> kSizes = {0, 1, 2, 3, 31, 1000, 32767, 32768, 100003, 1 << 20};
+
+struct square {
+  __host__ __device__ std::int64_t operator()(std::int64_t x) const { return x * x; }
+};
+// x -> the map y -> x*y + 1: a transform into the non-commutative composition.
+struct to_affine {
+  __host__ __device__ affine operator()(std::uint32_t x) const { return {x | 1u, x ^ 0x9e3779b9u}; }
+};
+struct pair_to_affine {
+  __host__ __device__ affine operator()(std::uint32_t a, std::uint32_t b) const { return {a | 1u, b}; }
+};
+
+TYPED_TEST(HostFamily, TransformReduceMatchesStd) {
+  const TypeParam policy{};
+  for (std::int64_t n : kSizes) {
+    const auto x = random_input<std::int64_t, cuda::std::plus<>>(n, n + 1);
+    const auto y = random_input<std::int64_t, cuda::std::plus<>>(n, n + 2);
+    EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), y.begin(), std::int64_t{3}),
+              std::transform_reduce(x.begin(), x.end(), y.begin(), std::int64_t{3}))
+        << n;
+    EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), y.begin(), std::int64_t{0}, cuda::maximum<>{},
+                                        std::minus<>{}),
+              std::transform_reduce(x.begin(), x.end(), y.begin(), std::int64_t{0},
+                                    [](auto a, auto b) { return std::max(a, b); }, std::minus<>{}))
+        << n;
+    EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), std::int64_t{-4}, std::plus<>{}, square{}),
+              std::transform_reduce(x.begin(), x.end(), std::int64_t{-4}, std::plus<>{}, square{}))
+        << n;
+  }
+}
+
+TYPED_TEST(HostFamily, TransformReduceKeepsOrderOfNonCommutativeOp) {
+  const TypeParam policy{};
+  for (std::int64_t n : kSizes) {
+    const auto x = random_input<std::uint32_t, cuda::std::bit_xor<>>(n, n + 3);
+    const auto y = random_input<std::uint32_t, cuda::std::bit_xor<>>(n, n + 4);
+    const affine init{3, 4};
+    affine want = init;
+    for (std::int64_t i = 0; i < n; ++i) want = compose{}(want, to_affine{}(x[i]));
+    EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), init, compose{}, to_affine{}), want) << n;
+    want = init;
+    for (std::int64_t i = 0; i < n; ++i) want = compose{}(want, pair_to_affine{}(x[i], y[i]));
+    EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), y.begin(), init, compose{}, pair_to_affine{}), want)
+        << n;
+  }
+}
+
+TYPED_TEST(HostFamily, TransformScansMatchStdInPlaceToo) {
+  const TypeParam policy{};
+  for (std::int64_t n : kSizes) {
+    const auto v = random_input<std::int64_t, cuda::std::plus<>>(n, n + 5);
+    std::vector<std::int64_t> got(n, poison_value<std::int64_t>()), want(n);
+
+    EXPECT_EQ(cascade::transform_inclusive_scan(policy, v.begin(), v.end(), got.begin(), std::plus<>{}, square{}),
+              got.end());
+    std::transform_inclusive_scan(v.begin(), v.end(), want.begin(), std::plus<>{}, square{});
+    EXPECT_EQ(got, want) << n;
+
+    std::fill(got.begin(), got.end(), poison_value<std::int64_t>());
+    cascade::transform_inclusive_scan(policy, v.begin(), v.end(), got.begin(), cuda::maximum<>{}, square{},
+                                      std::int64_t{500});
+    std::transform_inclusive_scan(v.begin(), v.end(), want.begin(), [](auto a, auto b) { return std::max(a, b); },
+                                  square{}, std::int64_t{500});
+    EXPECT_EQ(got, want) << n;
+
+    std::fill(got.begin(), got.end(), poison_value<std::int64_t>());
+    EXPECT_EQ(cascade::transform_exclusive_scan(policy, v.begin(), v.end(), got.begin(), std::int64_t{9}, std::plus<>{},
+                                                square{}),
+              got.end());
+    std::transform_exclusive_scan(v.begin(), v.end(), want.begin(), std::int64_t{9}, std::plus<>{}, square{});
+    EXPECT_EQ(got, want) << n;
+
+    // In place, with a non-commutative operator.
+    const auto u = random_input<std::uint32_t, cuda::std::bit_xor<>>(n, n + 6);
+    std::vector<affine> inout(n), expected(n);
+    std::transform(u.begin(), u.end(), inout.begin(), [](std::uint32_t x) { return affine{x, x}; });
+    const auto as_maps = inout;
+    auto twist = [](const affine& f) { return affine{f.a | 1u, f.b ^ 7u}; };
+    cascade::transform_inclusive_scan(policy, inout.begin(), inout.end(), inout.begin(), compose{}, twist);
+    std::transform_inclusive_scan(as_maps.begin(), as_maps.end(), expected.begin(), compose{}, twist);
+    EXPECT_EQ(inout, expected) << n;
+    inout = as_maps;
+    cascade::transform_exclusive_scan(policy, inout.begin(), inout.end(), inout.begin(), affine{5, 6}, compose{}, twist);
+    std::transform_exclusive_scan(as_maps.begin(), as_maps.end(), expected.begin(), affine{5, 6}, compose{}, twist);
+    EXPECT_EQ(inout, expected) << n;
+  }
+}
+
+// Values from a small alphabet (many ties), with NaNs for floating types.
+template <class T>
+std::vector<T> tied_input(std::int64_t n, std::uint64_t seed, int nan_percent) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (int(rng() % 100) < nan_percent) {
+        x = std::numeric_limits<T>::quiet_NaN();
+        continue;
+      }
+    }
+    x = static_cast<T>(int(rng() % 7) - 3);
+  }
+  return v;
+}
+
+// |x| < |y|: a strict weak order with ties between x and -x.
+struct abs_less {
+  template <class T>
+  __host__ __device__ bool operator()(T x, T y) const { return (x < 0 ? -x : x) < (y < 0 ? -y : y); }
+};
+
+template <class Policy, class T, class Comp>
+void expect_elements_like_std(const Policy& policy, const std::vector<T>& v, Comp comp, const std::string& what) {
+  const auto b = v.begin(), e = v.end();
+  EXPECT_EQ(cascade::min_element(policy, b, e, comp) - b, std::min_element(b, e, comp) - b) << what;
+  EXPECT_EQ(cascade::max_element(policy, b, e, comp) - b, std::max_element(b, e, comp) - b) << what;
+  const auto got = cascade::minmax_element(policy, b, e, comp);
+  const auto want = std::minmax_element(b, e, comp);
+  EXPECT_EQ(got.first - b, want.first - b) << what << " (minmax: min)";
+  EXPECT_EQ(got.second - b, want.second - b) << what << " (minmax: max)";
+}
+
+TYPED_TEST(HostFamily, ElementsMatchStdWithTiesAndNaN) {
+  const TypeParam policy{};
+  for (std::int64_t n : kSizes) {
+    for (int nan_percent : {0, 1, 30}) {
+      const auto f = tied_input<float>(n, 7 * n + nan_percent, nan_percent);
+      const auto d = tied_input<double>(n, 11 * n + nan_percent, nan_percent);
+      const std::string at = "n=" + std::to_string(n) + " NaN%=" + std::to_string(nan_percent);
+      expect_elements_like_std(policy, f, cuda::std::less<>{}, at + " float less");
+      expect_elements_like_std(policy, f, std::greater<float>{}, at + " float greater");
+      expect_elements_like_std(policy, d, std::less<>{}, at + " double less");
+      if (nan_percent == 0) expect_elements_like_std(policy, d, abs_less{}, at + " double |x|");
+    }
+    const auto i = tied_input<int>(n, n + 13, 0);
+    expect_elements_like_std(policy, i, cuda::std::less<>{}, "int n=" + std::to_string(n));
+    expect_elements_like_std(policy, i, abs_less{}, "int |x| n=" + std::to_string(n));
+    EXPECT_EQ(cascade::min_element(policy, i.begin(), i.end()) - i.begin(), std::min_element(i.begin(), i.end()) - i.begin());
+    EXPECT_EQ(cascade::max_element(policy, i.begin(), i.end()) - i.begin(), std::max_element(i.begin(), i.end()) - i.begin());
+    const auto mm = cascade::minmax_element(policy, i.begin(), i.end());
+    const auto want = std::minmax_element(i.begin(), i.end());
+    EXPECT_EQ(std::make_pair(mm.first - i.begin(), mm.second - i.begin()),
+              std::make_pair(want.first - i.begin(), want.second - i.begin()));
+  }
+}
+
+// Every float array of length 0..9 over {0, 1, NaN}: each NaN placement.
+TYPED_TEST(HostFamily, ElementsMatchStdOnEveryShortNaNPattern) {
+  const TypeParam policy{};
+  const float alphabet[3] = {0.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()};
+  for (int n = 0; n <= 9; ++n) {
+    int patterns = 1;
+    for (int k = 0; k < n; ++k) patterns *= 3;
+    for (int p = 0; p < patterns; ++p) {
+      std::vector<float> v(n);
+      for (int k = 0, q = p; k < n; ++k, q /= 3) v[k] = alphabet[q % 3];
+      expect_elements_like_std(policy, v, cuda::std::less<>{}, "pattern " + std::to_string(p) + " of n=" + std::to_string(n));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+// The operators in random tree shapes (the GPU's trees are fixed but of any
+// shape): the result is std's loop's, so any tree gives it.
+template <class S, class Op>
+S fold_random_tree(const std::vector<S>& items, std::size_t b, std::size_t e, Op op, std::mt19937_64& rng) {
+  if (e - b == 1) return items[b];
+  const std::size_t mid = b + 1 + rng() % (e - b - 1);
+  return op(fold_random_tree(items, b, mid, op, rng), fold_random_tree(items, mid, e, op, rng));
+}
+
+TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
+  using namespace cascade::detail;
+  using comp_t = cuda::std::less<>;
+  std::mt19937_64 rng(42);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::int64_t n = 2 + std::int64_t(rng() % 40);
+    const auto v = tied_input<double>(n, rng(), int(rng() % 50));
+    std::vector<candidate<double>> c(n);
+    for (std::int64_t i = 0; i < n; ++i) c[i] = to_candidate<comp_t, double>{}(i, v[i]);
+    const auto lo = fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng);
+    const auto hi = fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng);
+    ASSERT_EQ(lo.index, std::min_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
+    ASSERT_EQ(hi.index, std::max_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
+
+    const to_minmax_pair<comp_t, const double*> pair{v.data(), {}};
+    std::vector<minmax_state<double>> s(n / 2);
+    for (std::size_t k = 0; k < s.size(); ++k) s[k] = pair(k);
+    auto state = fold_random_tree(s, 0, s.size(), combine_minmax<comp_t>{}, rng);
+    if (rng() % 2) state = combine_minmax<comp_t>{}(empty_minmax<double>(), state);  // the reduce's init
+    const auto got = resolve_minmax<comp_t, const double*>{v.data(), n, {}}(state);
+    const auto want = std::minmax_element(v.begin(), v.end());
+    ASSERT_EQ(got.min, want.first - v.begin()) << "trial " << trial;
+    ASSERT_EQ(got.max, want.second - v.begin()) << "trial " << trial;
+  }
+}
+
+TYPED_TEST(HostFamily, EmptyRangesAndReversedRanges) {
+  const TypeParam policy{};
+  std::vector<int> v(10, 1), out(10, 0);
+  EXPECT_EQ(cascade::min_element(policy, v.begin(), v.begin()), v.begin());
+  EXPECT_EQ(cascade::max_element(policy, v.end(), v.end()), v.end());
+  EXPECT_EQ(cascade::minmax_element(policy, v.end(), v.end()), std::make_pair(v.end(), v.end()));
+  EXPECT_EQ(cascade::transform_reduce(policy, v.begin(), v.begin(), v.begin(), 17), 17);
+  EXPECT_THROW(cascade::min_element(policy, v.end(), v.begin()), std::invalid_argument);
+  EXPECT_THROW(cascade::max_element(policy, v.end(), v.begin()), std::invalid_argument);
+  EXPECT_THROW(cascade::minmax_element(policy, v.end(), v.begin()), std::invalid_argument);
+  EXPECT_THROW(cascade::transform_reduce(policy, v.end(), v.begin(), v.begin(), 0), std::invalid_argument);
+  EXPECT_THROW(cascade::transform_reduce(policy, v.end(), v.begin(), 0, std::plus<>{}, square{}), std::invalid_argument);
+  EXPECT_THROW(cascade::transform_inclusive_scan(policy, v.end(), v.begin(), out.begin(), std::plus<>{}, square{}),
+               std::invalid_argument);
+  EXPECT_THROW(cascade::transform_exclusive_scan(policy, v.end(), v.begin(), out.begin(), 0, std::plus<>{}, square{}),
+               std::invalid_argument);
+  EXPECT_EQ(out, std::vector<int>(10, 0));
+}
+
+}  // namespace
+}  // namespace cascade_test
