@@ -5,5 +5,6 @@
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
+#include <cascade/resources.cuh>
 #include <cascade/reduce.cuh>
 #include <cascade/scan.cuh>
