@@ -5,6 +5,7 @@
 // raw pointers handed to a GPU policy.
 
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
 
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -106,21 +107,9 @@ offset_t checked_distance(It first, It last, const char* algorithm) {
 // against 0.09 / 0.08; within a call, 0.23 against 0.15.
 inline bool driver_knows_pointer(const void* p) {
   using query_t = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
-  static const query_t query = [] {
-    void* entry = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-    const cudaError_t status =
-        cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &entry, 12000, cudaEnableDefault, &found);
-#else
-    const cudaError_t status = cudaGetDriverEntryPoint("cuPointerGetAttribute", &entry, cudaEnableDefault, &found);
-#endif
-    if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();  // no entry point: every check takes the runtime's way
-      return query_t{nullptr};
-    }
-    return reinterpret_cast<query_t>(entry);
-  }();
+  // Looked up outside any capture's restrictions (util/context.cuh): the
+  // process's first call may be made inside a global-mode capture.
+  static const query_t query = driver_entry<query_t>("cuPointerGetAttribute");
   if (query == nullptr) return false;
   unsigned type = 0;
   return query(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS;

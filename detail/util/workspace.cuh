@@ -319,6 +319,17 @@ inline std::size_t workspace_count() {
   std::lock_guard<std::mutex> lock(r.mutex);
   return r.spaces.size();
 }
+// The instantiated one-kernel graphs the workspaces hold.
+inline std::size_t workspace_graphs() {
+  workspace_registry& r = workspace_registry::get();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::size_t graphs = 0;
+  for (const auto& [key, w] : r.spaces) {
+    std::lock_guard<std::mutex> graphs_lock(w->graphs.mutex);
+    for (const auto& [config, e] : w->graphs.entries) graphs += e.exec != nullptr;
+  }
+  return graphs;
+}
 
 // The stream of a call, its device and context, and its workspace, looked up
 // once per call. No workspace while the stream is being captured (replays

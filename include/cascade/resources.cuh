@@ -42,11 +42,12 @@ inline void release_resources() {
 }
 
 struct resource_usage {
-  std::size_t streams;         // workspaces kept, over all devices
-  std::size_t device_bytes;    // their status regions
+  std::size_t streams;       // workspaces kept, over all devices
+  std::size_t device_bytes;  // their status regions
+  std::size_t graphs;        // their instantiated one-kernel graphs
 };
 inline resource_usage kept_resources() {
-  return {detail::workspace_count(), detail::workspace_device_bytes()};
+  return {detail::workspace_count(), detail::workspace_device_bytes(), detail::workspace_graphs()};
 }
 
 }  // namespace cascade
