@@ -9,6 +9,8 @@
 #include <cascade/detail/reduce/algorithm.cuh>
 #include <cascade/detail/reduce/strategies.cuh>
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
+#include <cascade/detail/util/memory.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/result_slot.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -38,6 +40,8 @@ void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt res
                       const char* name) {
   require_reduce_strategy<S>();
   const offset_t n = checked_distance(first, last, name);
+  const memory_scope memory(policy.memory());
+  check_stream_device(policy.stream(), current_device_context(), name);
   if (n > 0) check_device_accessible(first, name, "the input range");
   check_device_accessible(result, name, "the result");
   if (n == 0) {
@@ -54,10 +58,19 @@ T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
   constexpr const char* name = "cascade::reduce";
   const offset_t n = checked_distance(first, last, name);
   if (n == 0) return init;
+  const memory_scope memory(policy.memory());
+  const device_context at = current_device_context();
+  check_stream_device(policy.stream(), at, name);
+  if (stream_is_capturing(policy.stream())) {
+    // Checked before anything is recorded, so the capture stays valid.
+    throw cuda_error(cudaErrorStreamCaptureUnsupported,
+                     "cascade::reduce (it returns its value on the host, which means waiting for the stream; "
+                     "a stream being captured cannot be waited for: use cascade::reduce_into)");
+  }
   check_device_accessible(first, name, "the input range");
   T value;
   if constexpr (result_slot::fits<T>) {
-    T* slot = result_slot::get<T>();
+    T* slot = result_slot::get<T>(at);
     reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, slot, init, op, policy.stream());
     check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
     std::memcpy(&value, slot, sizeof(T));

@@ -319,6 +319,16 @@ constexpr finish finish_for(offset_t chunks) {
   return chunks <= 2 * Threads ? finish::in_runs : finish::parked;
 }
 
+// Whether the parked finish's values fit in static shared memory (48 KB)
+// beside the block's other storage. Large accumulators (a 188-byte struct
+// parks 256 x 188 bytes) instead cap their chunk count at 2 x Threads, so that
+// the finish in runs takes every count: chosen at compile time, and the
+// count still depends on N and the type only.
+template <int Threads, class AccT>
+inline constexpr bool parked_finish_fits =
+    sizeof(typename finish_shape<Threads, AccT>::storage_t) + sizeof(block_reduce_storage<Threads / kWarpThreads, AccT>) <=
+    32 * 1024;
+
 // partials[0] op ... op partials[chunks-1] (chunks >= 1), in thread 0.
 template <finish Kind, int Threads, class AccT, class Op>
 __device__ AccT reduce_partials(const tile_status<AccT>& partials, offset_t chunks, Op op,
@@ -438,15 +448,18 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
   p.head = aligned_head(in, n);
   p.body_length = n - p.head;
   const offset_t steps = (p.body_length + shape_t::block_step - 1) / shape_t::block_step;
-  const offset_t most = chunk_limit<Tuning, load_type_t<It>>(p.body_length);
+  offset_t most = chunk_limit<Tuning, load_type_t<It>>(p.body_length);
+  constexpr bool parked = parked_finish_fits<Tuning::block_threads, AccT>;
+  if constexpr (!parked) most = std::min<offset_t>(most, 2 * Tuning::block_threads);
   p.chunk_items = shape_t::block_step * ((steps + most - 1) / most);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
 
   const stream_place at = place_of(stream);
   if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
-  auto* k = finish_for<Tuning::block_threads>(p.chunks) == finish::in_runs
-                ? kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>
-                : kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
+  auto* k = kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>;
+  if constexpr (parked) {
+    if (finish_for<Tuning::block_threads>(p.chunks) == finish::parked) k = kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
+  }
   offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
   if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
   const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);

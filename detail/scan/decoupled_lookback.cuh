@@ -128,6 +128,16 @@ __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile
   }
 }
 
+// Whether a scan writes over its own input (d_first == first).
+template <class InIt, class OutIt>
+__device__ __forceinline__ bool same_address(InIt in, OutIt out) {
+  if constexpr (std::is_pointer_v<InIt> && std::is_pointer_v<OutIt>) {
+    return static_cast<const void*>(in) == static_cast<const void*>(out);
+  } else {
+    return false;
+  }
+}
+
 // Whether tiles stay in shared memory (Tuning::shared_tiles; shared_tile.cuh):
 // bulk copies move the accumulator's bytes between arrays of it.
 template <class Tuning, class InIt, class OutIt, class AccT>
@@ -172,18 +182,30 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const offset_t tile = tile_of_block<Tuning>();
   const offset_t base = tile * tile_items;
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
+  // In place, a predecessor's inputs become its outputs. The fallback below
+  // recomputes only a tile that has published nothing, and a tile writes its
+  // outputs only after publishing its aggregate (or prefix); the fences make
+  // that order hold for other blocks too: the writer's publication is
+  // visible at GPU scope before its barrier releases the output stores, and
+  // the reader's input loads come after the poll that found the tile silent.
+  // So a recomputed tile is always read as it was (the in-place progress
+  // tests, for register and shared tiles, check it).
+  const bool in_place = same_address(in, out);
   auto prefix = [&](const AccT& aggregate, auto& s) -> maybe<AccT> {
     if (threadIdx.x < kWarpThreads) {
       maybe<AccT> p = init;
       if (tile == 0) {
         if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
+        if (threadIdx.x == 0 && in_place) __threadfence();
       } else {
         if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
+        if (threadIdx.x == 0 && in_place) __threadfence();
         // Give the predecessors time to publish before polling: polls are
         // L2 traffic that competes with the data, which matters only when
         // many tiles are in flight.
         if (Tuning::first_poll_delay_ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(Tuning::first_poll_delay_ns);
         const AccT exclusive = look_back<Tuning, tile_status<AccT>, AccT>(status, tile, init, op, [&](offset_t t) {
+          __threadfence();  // the silent poll before these loads (rare: the fallback only)
           return warp_tile_aggregate<threads, items, AccT>(in, t * tile_items, op);
         });
         p = {exclusive, true};
@@ -241,7 +263,10 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
   }
   using shared_tuning = lookback_scan_shared_tuning<AccT>;
   if constexpr (shared_tiles_v<shared_tuning, InIt, OutIt, AccT>) {
-    if (n >= shared_tuning::min_items && aligned16(in) && aligned16(out) && has_bulk_copy()) {
+    // Only where the kernel's shared-tile body was compiled (sm_90 and
+    // later): a binary built for older GPUs takes the register tiles.
+    if (n >= shared_tuning::min_items && aligned16(in) && aligned16(out) &&
+        compiled_arch(kernel<shared_tuning, InIt, OutIt, AccT, Op>, current_device()) >= 90) {
       return run_tuned<shared_tuning>(in, n, out, mode, op, stream);
     }
   }

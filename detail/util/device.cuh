@@ -5,6 +5,7 @@
 // combination trees depend on N only).
 
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 namespace cascade::detail {
 
@@ -32,6 +34,7 @@ int resident_blocks(Kernel kernel, int threads, int device, std::size_t smem = 0
     last = it->second;
     return last;
   }
+  relaxed_capture_mode relaxed;  // a call inside a capture may be the first to ask
   int per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -42,23 +45,40 @@ int resident_blocks(Kernel kernel, int threads, int device, std::size_t smem = 0
   return blocks;
 }
 
-// Whether the current device has sm_90's bulk copies (cp.async.bulk), read
-// once per device.
-inline bool has_bulk_copy() {
+// The virtual architecture `kernel`'s code was compiled for, as the device
+// loaded it (e.g. 80 for a binary holding only compute_80 PTX, even on an
+// H100), read once per (device, kernel). Paths whose kernel bodies exist only
+// on some architectures (NV_IF_TARGET) are chosen from this, never from the
+// device alone: a binary built for sm_80 and run on an sm_90 GPU must not
+// route to a body that was compiled out.
+template <class Kernel>
+int compiled_arch(Kernel kernel, int device) {
+  using key_t = std::pair<int, const void*>;
+  const key_t key{device, reinterpret_cast<const void*>(kernel)};
+  // One kernel per instantiation: a thread asking again skips the lock.
+  thread_local key_t last_key{-1, nullptr};
+  thread_local int last = 0;
+  if (last_key == key) return last;
   static std::mutex mutex;
-  static std::map<int, bool> cache;
-  const int device = current_device();
+  static std::map<key_t, int> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  int major = 0;
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  return cache.emplace(device, major >= 9).first->second;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    relaxed_capture_mode relaxed;
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
+    it = cache.emplace(key, attributes.ptxVersion).first;
+  }
+  last_key = key;
+  last = it->second;
+  return last;
 }
 
 // Kernels may use more than 48 KB of dynamic shared memory only after asking.
 template <class Kernel>
 void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
   if (bytes > 48 * 1024) {
+    relaxed_capture_mode relaxed;
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
           "cudaFuncSetAttribute");
   }

@@ -5,6 +5,7 @@
 // raw pointers handed to a GPU policy.
 
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
 
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -13,6 +14,15 @@
 
 #include <cuda.h>
 #include <cuda/std/type_traits>
+#include <cuda/std/version>
+
+// libcu++'s own iterators (cuda/iterator), where this CCCL has them.
+#if __has_include(<cuda/iterator>)
+#include <cuda/iterator>
+#define CASCADE_HAS_CUDA_ITERATORS 1
+#else
+#define CASCADE_HAS_CUDA_ITERATORS 0
+#endif
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -43,16 +53,43 @@ using unwrapped_t = decltype(unwrap(std::declval<It>()));
 // Iterators that compute their values instead of reading memory: counting,
 // constant, and transforms of them. Reading them costs no memory traffic, so
 // coalescing does not matter and each thread may take its own run of items.
+// Thrust's and libcu++'s (cuda::counting_iterator, cuda::constant_iterator,
+// cuda::transform_iterator: CCCL 3.1 and later) alike.
 template <class It>
 struct computed_iterator : std::false_type {};
 template <class T, class S, class Tr, class D>
 struct computed_iterator<thrust::counting_iterator<T, S, Tr, D>> : std::true_type {};
+#if defined(_CCCL_SUPPRESS_DEPRECATED_PUSH)
+_CCCL_SUPPRESS_DEPRECATED_PUSH  // thrust::constant_iterator is deprecated in CCCL 3.6, still accepted
+#endif
 template <class T, class I, class S>
 struct computed_iterator<thrust::constant_iterator<T, I, S>> : std::true_type {};
+#if defined(_CCCL_SUPPRESS_DEPRECATED_POP)
+_CCCL_SUPPRESS_DEPRECATED_POP
+#endif
 template <class F, class It, class R, class V>
 struct computed_iterator<thrust::transform_iterator<F, It, R, V>> : computed_iterator<It> {};
+#if CASCADE_HAS_CUDA_ITERATORS
+// counting_iterator's trailing template parameters differ between C++17 and
+// C++20 builds; the pack takes either.
+template <class S, class D, int... Rest>
+std::true_type is_cuda_counting(const ::cuda::counting_iterator<S, D, Rest...>*);
+std::false_type is_cuda_counting(const void*);
+template <class It>
+struct computed_iterator_cuda : decltype(is_cuda_counting(static_cast<const It*>(nullptr))) {};
+template <class T, class I>
+struct computed_iterator_cuda<::cuda::constant_iterator<T, I>> : std::true_type {};
+template <class F, class It>
+struct computed_iterator_cuda<::cuda::transform_iterator<F, It>>
+    : std::bool_constant<computed_iterator<It>::value || computed_iterator_cuda<It>::value> {};
+template <class F, class It, class R, class V>
+struct computed_iterator_cuda<thrust::transform_iterator<F, It, R, V>> : computed_iterator_cuda<It> {};
+template <class It>
+inline constexpr bool computed_iterator_v = computed_iterator<It>::value || computed_iterator_cuda<It>::value;
+#else
 template <class It>
 inline constexpr bool computed_iterator_v = computed_iterator<It>::value;
+#endif
 
 template <class It>
 offset_t checked_distance(It first, It last, const char* algorithm) {
@@ -70,21 +107,9 @@ offset_t checked_distance(It first, It last, const char* algorithm) {
 // against 0.09 / 0.08; within a call, 0.23 against 0.15.
 inline bool driver_knows_pointer(const void* p) {
   using query_t = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
-  static const query_t query = [] {
-    void* entry = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-    const cudaError_t status =
-        cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &entry, 12000, cudaEnableDefault, &found);
-#else
-    const cudaError_t status = cudaGetDriverEntryPoint("cuPointerGetAttribute", &entry, cudaEnableDefault, &found);
-#endif
-    if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();  // no entry point: every check takes the runtime's way
-      return query_t{nullptr};
-    }
-    return reinterpret_cast<query_t>(entry);
-  }();
+  // Looked up outside any capture's restrictions (util/context.cuh): the
+  // process's first call may be made inside a global-mode capture.
+  static const query_t query = driver_entry<query_t>("cuPointerGetAttribute");
   if (query == nullptr) return false;
   unsigned type = 0;
   return query(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS;

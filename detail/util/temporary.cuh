@@ -5,8 +5,17 @@
 // user's default pool keeps its settings; it keeps up to kRetainedBytes of
 // freed memory mapped, so that repeated calls do not pay for mapping pages
 // (with the default threshold of 0 every synchronisation would unmap them).
+// A policy with its own memory resource (util/memory.cuh) takes the
+// temporaries from that instead.
+//
+// A pool belongs to its device's context: after cudaDeviceReset the next call
+// makes a new one (the old handle died with its context and is never used).
+// The pool is created outside any capture's restrictions (util/context.cuh):
+// a process's first call may be made inside a global-mode capture.
 
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
+#include <cascade/detail/util/memory.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -19,24 +28,57 @@ namespace cascade::detail {
 
 inline constexpr std::uint64_t kRetainedBytes = 64ull << 20;
 
-inline cudaMemPool_t temporary_pool(int device) {
-  static std::mutex mutex;
-  static std::vector<cudaMemPool_t> pools;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (device >= static_cast<int>(pools.size())) pools.resize(device + 1, nullptr);
-  if (pools[device] == nullptr) {
+struct device_pools {
+  struct pool {
+    cudaMemPool_t handle = nullptr;
+    std::uint64_t context = 0;  // the context it was made in
+  };
+  std::mutex mutex;
+  std::vector<pool> pools;  // by device
+  static device_pools& get() {
+    static device_pools* p = new device_pools;  // never destroyed: no call into the runtime at exit
+    return *p;
+  }
+};
+
+inline cudaMemPool_t temporary_pool(const device_context& at) {
+  device_pools& all = device_pools::get();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  if (at.device >= static_cast<int>(all.pools.size())) all.pools.resize(at.device + 1);
+  device_pools::pool& p = all.pools[at.device];
+  if (p.handle == nullptr || p.context != at.context) {
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
+    props.location.id = at.device;
     cudaMemPool_t pool = nullptr;
+    relaxed_capture_mode relaxed;
     check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
     std::uint64_t threshold = kRetainedBytes;
-    check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold),
-          "cudaMemPoolSetAttribute");
-    pools[device] = pool;
+    const cudaError_t status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+    if (status != cudaSuccess) {
+      (void)cudaMemPoolDestroy(pool);
+      check(status, "cudaMemPoolSetAttribute");
+    }
+    p = {pool, at.context};
   }
-  return pools[device];
+  return p.handle;
+}
+inline cudaMemPool_t temporary_pool(int) { return temporary_pool(current_device_context()); }
+
+// Destroys the current context's pools (release_resources: after the device
+// is synchronised, nothing is allocated from them). Pools of dead contexts
+// are forgotten.
+inline void release_pools() {
+  device_pools& all = device_pools::get();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  for (std::size_t d = 0; d < all.pools.size(); ++d) {
+    device_pools::pool& p = all.pools[d];
+    if (p.handle != nullptr && p.context == live_context(static_cast<int>(d)).load()) {
+      (void)cudaMemPoolDestroy(p.handle);
+    }
+    p = {};
+  }
 }
 
 inline int current_device() {
@@ -45,10 +87,31 @@ inline int current_device() {
   return device;
 }
 
-// Carves aligned pieces out of one allocation: one cudaMallocFromPoolAsync per call.
+// `bytes` of device memory on `stream`: from the call's resource, else from
+// cascade's pool.
+inline void* allocate_temporary(std::size_t bytes, cudaStream_t stream) {
+  if (const memory_ref* m = current_memory()) return m->allocate(m->resource, bytes, stream);
+  void* p = nullptr;
+  check(cudaMallocFromPoolAsync(&p, bytes, temporary_pool(current_device_context()), stream),
+        "cudaMallocFromPoolAsync");
+  return p;
+}
+// Stream-ordered release; never throws (destructors and error paths call it).
+inline void free_temporary(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
+  if (const memory_ref* m = current_memory()) {
+    try {
+      m->deallocate(m->resource, p, bytes, stream);
+    } catch (...) {
+    }
+    return;
+  }
+  (void)cudaFreeAsync(p, stream);
+}
+
+// Carves aligned pieces out of one allocation: one allocation per call.
 class temporary_layout {
  public:
-  static constexpr std::size_t kAlignment = 256;
+  static constexpr std::size_t kAlignment = kTemporaryAlignment;
 
   // Reserves room for `count` objects of T; returns the piece's offset.
   template <class T>
@@ -65,13 +128,16 @@ class temporary_layout {
 
 class temporary_buffer {
  public:
-  temporary_buffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+  temporary_buffer(std::size_t bytes, cudaStream_t stream)
+      : stream_(stream), bytes_(bytes), memory_(current_memory()) {
     if (bytes == 0) return;
-    check(cudaMallocFromPoolAsync(&ptr_, bytes, temporary_pool(current_device()), stream),
-          "cudaMallocFromPoolAsync");
+    ptr_ = allocate_temporary(bytes, stream);
   }
   ~temporary_buffer() {
-    if (ptr_ != nullptr) (void)cudaFreeAsync(ptr_, stream_);  // a destructor must not throw
+    if (ptr_ == nullptr) return;
+    // The resource it came from, whatever scope the destructor runs in.
+    memory_scope scope(memory_);
+    free_temporary(ptr_, bytes_, stream_);
   }
   temporary_buffer(const temporary_buffer&) = delete;
   temporary_buffer& operator=(const temporary_buffer&) = delete;
@@ -84,6 +150,8 @@ class temporary_buffer {
  private:
   void* ptr_ = nullptr;
   cudaStream_t stream_;
+  std::size_t bytes_;
+  const memory_ref* memory_;
 };
 
 }  // namespace cascade::detail

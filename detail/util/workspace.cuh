@@ -22,10 +22,12 @@
 
 #include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/context.cuh>
 #include <cascade/detail/util/temporary.cuh>
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <initializer_list>
 #include <cstddef>
@@ -92,29 +94,59 @@ struct graph_launches {
 // their one reader and so keep epoch 1.
 enum class status_reuse { fresh_epoch, cleared_by_reader };
 
+// What one stream keeps on one device, in one context. Its destructor makes
+// no CUDA call (the context may be gone, or the process exiting): release()
+// gives the memory and graphs back where the context is known to be alive.
 struct workspace {
+  // Held from a call's first use of its status words until its kernel is
+  // launched: two host threads sharing a stream would otherwise race on the
+  // regions, and one could free (in stream order) a region the other's
+  // kernel, launched later, still reads.
+  std::mutex mutex;
   status_region status[kStatusLayouts];   // fresh_epoch
   status_region cleared[kStatusLayouts];  // cleared_by_reader
   graph_launches graphs;
-};
+  std::uint64_t last_use = 0;  // for the least recently used eviction (registry's lock)
 
-inline bool stream_is_capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  check(cudaStreamIsCapturing(stream, &status), "cudaStreamIsCapturing");
-  return status != cudaStreamCaptureStatusNone;
-}
+  // Stream-ordered on `stream`; the device must be idle as far as this
+  // workspace goes (the registry synchronises it first).
+  void release(cudaStream_t stream) {
+    for (status_region* regions : {status, cleared}) {
+      for (int i = 0; i < kStatusLayouts; ++i) {
+        for (growable* g : {&regions[i].words, &regions[i].values}) {
+          if (g->ptr != nullptr) (void)cudaFreeAsync(g->ptr, stream);
+          *g = growable{};
+        }
+      }
+    }
+    for (auto& [key, e] : graphs.entries) {
+      if (e.exec != nullptr) (void)cudaGraphExecDestroy(e.exec);
+      if (e.graph != nullptr) (void)cudaGraphDestroy(e.graph);
+    }
+    graphs.entries.clear();
+  }
+  std::size_t device_bytes() const {
+    std::size_t bytes = 0;
+    for (const status_region* regions : {status, cleared}) {
+      for (int i = 0; i < kStatusLayouts; ++i) bytes += regions[i].words.bytes + regions[i].values.bytes;
+    }
+    return bytes;
+  }
+};
 
 // Makes each region at least its size, zeroed when (re)allocated; all or
 // nothing: if an allocation fails, the regions are as they were. Stream order
-// frees the old memory after the kernels that use it.
-inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted, int device, cudaStream_t stream) {
+// frees the old memory after the kernels that use it (the caller holds the
+// workspace's lock, so no kernel using it is launched after the free).
+inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted, const device_context& at,
+                 cudaStream_t stream) {
   std::vector<std::pair<growable*, growable>> fresh;
   try {
     for (const auto& [g, bytes] : wanted) {
       if (g->bytes >= bytes) continue;
       growable n;
       n.bytes = bytes + bytes / 2;
-      check(cudaMallocFromPoolAsync(&n.ptr, n.bytes, temporary_pool(device), stream), "cudaMallocFromPoolAsync");
+      check(cudaMallocFromPoolAsync(&n.ptr, n.bytes, temporary_pool(at), stream), "cudaMallocFromPoolAsync");
       fresh.emplace_back(g, n);
     }
   } catch (...) {
@@ -128,44 +160,201 @@ inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted
   }
 }
 
-// The workspace of `stream` on `device` (the current one); nullptr while the
-// stream is being captured.
-inline workspace* stream_workspace(cudaStream_t stream, int device) {
-  if (stream_is_capturing(stream)) return nullptr;
+// Streams whose workspaces a device keeps; beyond, the least recently used
+// half is released (one device synchronisation per kStreamsKept / 2 new
+// streams), so that a server making a stream per request keeps a bounded
+// amount. Each workspace holds its status regions (1.5x the largest call's
+// status words: 8 or 16 bytes per tile or chunk, e.g. about 0.6 MB for an int32
+// scan of 2^28 items) and up to kGraphsPerStream one-kernel graphs.
+inline constexpr std::size_t kStreamsKept = 64;
+
+// Every workspace, by (device, context, stream, thread). Never destroyed: at
+// exit nothing calls into the runtime.
+struct workspace_registry {
+  using key_t = std::tuple<int, std::uint64_t, cudaStream_t, std::thread::id>;
+  std::mutex mutex;
+  std::map<key_t, std::shared_ptr<workspace>> spaces;
+  struct retired_space {
+    int device;
+    std::uint64_t context;
+    std::shared_ptr<workspace> space;
+  };
+  std::vector<retired_space> retired;  // evicted, maybe still in use by a call
+  std::uint64_t uses = 0;
+  // Bumped whenever an entry leaves `spaces`: threads' shortcuts recheck.
+  std::atomic<std::uint64_t> version{0};
+
+  static workspace_registry& get() {
+    static workspace_registry* r = new workspace_registry;
+    return *r;
+  }
+
+  // Releases the retired workspaces of `at` (the current device and
+  // context) that no call holds, after the device has finished with them;
+  // those of dead contexts are forgotten. Registry lock held.
+  void sweep(const device_context& at) {
+    std::vector<std::shared_ptr<workspace>> idle;
+    for (auto it = retired.begin(); it != retired.end();) {
+      const bool dead = it->device == at.device && it->context != at.context;
+      if (dead || (it->device == at.device && it->space.use_count() == 1)) {
+        if (!dead) idle.push_back(std::move(it->space));
+        it = retired.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (idle.empty()) return;
+    relaxed_capture_mode relaxed;
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+      // e.g. another thread's capture in progress: try again at the next eviction.
+      (void)cudaGetLastError();
+      for (auto& w : idle) retired.push_back({at.device, at.context, std::move(w)});
+      return;
+    }
+    for (auto& w : idle) w->release(cudaStreamPerThread);
+  }
+
+  // Drops `device`'s workspaces of other contexts (made before a reset):
+  // their memory and graphs went with their context. Registry lock held.
+  void forget_other_contexts(int device, std::uint64_t context) {
+    bool dropped = false;
+    for (auto it = spaces.begin(); it != spaces.end();) {
+      if (std::get<0>(it->first) == device && std::get<1>(it->first) != context) {
+        it = spaces.erase(it);
+        dropped = true;
+      } else {
+        ++it;
+      }
+    }
+    if (dropped) version.fetch_add(1);
+  }
+
+  // Keeps at most kStreamsKept workspaces of the current device (all of the
+  // current context: forget_other_contexts ran first). Registry lock held.
+  void evict(const device_context& at) {
+    std::vector<std::pair<std::uint64_t, key_t>> ages;
+    for (const auto& [key, w] : spaces) {
+      if (std::get<0>(key) == at.device) ages.emplace_back(w->last_use, key);
+    }
+    if (ages.size() <= kStreamsKept) return;
+    std::sort(ages.begin(), ages.end());
+    for (std::size_t i = 0; i < ages.size() - kStreamsKept / 2; ++i) {
+      auto it = spaces.find(ages[i].second);
+      retired.push_back({at.device, at.context, std::move(it->second)});
+      spaces.erase(it);
+    }
+    version.fetch_add(1);
+    sweep(at);
+  }
+};
+
+// The workspace of `stream` on the current device and context.
+inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const device_context& at) {
   // The legacy and per-thread default streams are one handle for many
   // threads; per-thread streams differ by thread, so the thread is part of the key.
   const bool shared_handle = stream == nullptr || stream == cudaStreamPerThread || stream == cudaStreamLegacy;
-  using key_t = std::tuple<int, cudaStream_t, std::thread::id>;
-  const key_t key{device, stream, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
+  using key_t = workspace_registry::key_t;
+  const key_t key{at.device, at.context, stream, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
+  workspace_registry& r = workspace_registry::get();
   // A thread's calls on one stream in a row find its workspace without the
-  // lock (workspaces are never erased, so the pointer stays valid).
-  thread_local key_t last_key{-1, nullptr, std::thread::id{}};
-  thread_local workspace* last = nullptr;
-  if (last != nullptr && last_key == key) return last;
-  static std::mutex mutex;
-  static std::map<key_t, workspace> spaces;  // lives for the process, like the pool
-  std::lock_guard<std::mutex> lock(mutex);
+  // lock, while no workspace has left the registry since.
+  thread_local key_t last_key{-1, 0, nullptr, std::thread::id{}};
+  thread_local std::uint64_t last_version = 0;
+  thread_local std::shared_ptr<workspace> last;
+  const std::uint64_t version = r.version.load(std::memory_order_acquire);
+  if (last != nullptr && last_key == key && last_version == version) return last;
+  last = nullptr;  // no shortcut keeps an evicted workspace in use
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.forget_other_contexts(at.device, at.context);
+  std::shared_ptr<workspace>& w = r.spaces[key];
+  if (w == nullptr) w = std::make_shared<workspace>();
+  w->last_use = ++r.uses;
+  std::shared_ptr<workspace> found = w;
+  r.evict(at);  // never `found`: it is the most recently used
   last_key = key;
-  last = &spaces[key];
-  return last;
+  last_version = r.version.load(std::memory_order_acquire);
+  last = found;
+  return found;
 }
 
-// The workspace of `stream` on the current device, looked up once per call.
+// Releases every workspace of the current context of every device that has
+// one (release_resources: each device is synchronised first); workspaces of
+// dead contexts are forgotten.
+inline void release_workspaces() {
+  workspace_registry& r = workspace_registry::get();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::map<int, std::vector<std::shared_ptr<workspace>>> live;
+  for (auto& [key, w] : r.spaces) {
+    const int device = std::get<0>(key);
+    if (std::get<1>(key) == live_context(device).load()) live[device].push_back(std::move(w));
+  }
+  for (auto& w : r.retired) {
+    if (w.context == live_context(w.device).load() && w.space.use_count() == 1) {
+      live[w.device].push_back(std::move(w.space));
+    }
+  }
+  r.spaces.clear();
+  r.retired.clear();
+  r.version.fetch_add(1);
+  for (auto& [device, spaces] : live) {
+    if (cudaSetDevice(device) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    for (auto& w : spaces) w->release(cudaStreamPerThread);
+    (void)cudaStreamSynchronize(cudaStreamPerThread);
+  }
+}
+
+// The bytes of device memory the workspaces hold (tests, documentation).
+inline std::size_t workspace_device_bytes() {
+  workspace_registry& r = workspace_registry::get();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::size_t bytes = 0;
+  for (const auto& [key, w] : r.spaces) bytes += w->device_bytes();
+  return bytes;
+}
+inline std::size_t workspace_count() {
+  workspace_registry& r = workspace_registry::get();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.spaces.size();
+}
+// The instantiated one-kernel graphs the workspaces hold.
+inline std::size_t workspace_graphs() {
+  workspace_registry& r = workspace_registry::get();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::size_t graphs = 0;
+  for (const auto& [key, w] : r.spaces) {
+    std::lock_guard<std::mutex> graphs_lock(w->graphs.mutex);
+    for (const auto& [config, e] : w->graphs.entries) graphs += e.exec != nullptr;
+  }
+  return graphs;
+}
+
+// The stream of a call, its device and context, and its workspace, looked up
+// once per call. No workspace while the stream is being captured (replays
+// would reuse one epoch) or while the call's policy supplies the memory.
 struct stream_place {
   cudaStream_t stream;
   int device;
-  workspace* space;  // nullptr while the stream is being captured
+  std::uint64_t context;
+  std::shared_ptr<workspace> space;
+  device_context where() const { return {device, context}; }
 };
 inline stream_place place_of(cudaStream_t stream) {
-  const int device = current_device();
-  return {stream, device, stream_workspace(stream, device)};
+  const bool capturing = stream_is_capturing(stream);  // first: it makes the context current
+  const device_context at = current_device_context();
+  stream_place place{stream, at.device, at.context, nullptr};
+  if (!capturing && current_memory() == nullptr) place.space = stream_workspace(stream, at);
+  return place;
 }
 
 // Status words for `count` tiles or chunks of one launch on `at.stream`: the
 // stream's own, under a fresh epoch (cleared only when the epoch wraps) or
 // under epoch 1 where the reader clears them; or, while the stream is being
-// captured, temporaries cleared by a memset node, so that every replay starts
-// from zeros with epoch 1. Keep it alive until the kernel is launched.
+// captured (or the policy supplies the memory), temporaries cleared by a
+// memset (node), so that every replay starts from zeros with epoch 1. Keep
+// it alive until the kernel is launched: it holds the workspace's lock.
 template <class AccT>
 class launch_status {
  public:
@@ -175,12 +364,12 @@ class launch_status {
     const std::size_t word_bytes = status_t::word_bytes(count);
     const std::size_t value_bytes = status_t::value_bytes(count);
     const cudaStream_t stream = at.stream;
-    const int device = at.device;
-    if (workspace* w = at.space) {
+    if (workspace* w = at.space.get()) {
+      lock_ = std::unique_lock<std::mutex>(w->mutex);
       const int layout = static_cast<int>(status_layout_for<AccT>);
       const bool cleared = reuse == status_reuse::cleared_by_reader;
       status_region& region = cleared ? w->cleared[layout] : w->status[layout];
-      grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, device, stream);
+      grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, at.where(), stream);
       unsigned epoch = 1;
       if (!cleared) {
         epoch = static_cast<unsigned>(++region.launches & kEpochMask);
@@ -201,6 +390,7 @@ class launch_status {
  private:
   status_t words_{};
   std::unique_ptr<temporary_buffer> temp_;
+  std::unique_lock<std::mutex> lock_;  // the stream's workspace, until the kernel is launched
 };
 
 }  // namespace cascade::detail

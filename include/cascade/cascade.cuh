@@ -7,6 +7,7 @@
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
+#include <cascade/resources.cuh>
 #include <cascade/reduce.cuh>
 #include <cascade/scan.cuh>
 #include <cascade/by_key.cuh>

@@ -7,8 +7,21 @@
 //   cascade::cuda.on(stream)          GPU, stream-ordered on `stream`
 //   cascade::cuda.with(cascade::strategy::unroll_last_warp)
 //   cascade::cuda.with(cascade::strategy::warp_shuffle.block_size(128))
+//   cascade::cuda.on(stream).with_memory(resource)   temporaries from `resource`
+//
+// .on() takes a cudaStream_t or a cuda::stream_ref (and so a cuda::stream).
+// .with_memory(r) takes a stream-ordered memory resource by reference (it must
+// outlive the calls): libcu++'s cuda::mr resources of CCCL 3.0 or later, RMM's,
+// or any object with allocate(cuda::stream_ref, bytes, alignment) and
+// deallocate(cuda::stream_ref, ptr, bytes, alignment) (or CCCL 3.0's
+// allocate_async / deallocate_async). Calls with it take every byte of device
+// memory they need from it and keep none between calls.
+
+#include <cascade/detail/util/memory.cuh>
 
 #include <cuda_runtime_api.h>
+
+#include <cuda/stream_ref>
 
 #include <type_traits>
 
@@ -92,25 +105,36 @@ template <class Strategy = strategy::automatic_t>
 class cuda_policy {
  public:
   constexpr cuda_policy() = default;
-  constexpr cuda_policy(cudaStream_t stream, Strategy s) : stream_(stream), strategy_(s) {}
+  constexpr cuda_policy(cudaStream_t stream, Strategy s, detail::memory_ref memory = {})
+      : stream_(stream), strategy_(s), memory_(memory) {}
 
   // The same policy, stream-ordered on `stream`.
-  constexpr cuda_policy on(cudaStream_t stream) const { return {stream, strategy_}; }
+  constexpr cuda_policy on(cudaStream_t stream) const { return {stream, strategy_, memory_}; }
+  cuda_policy on(::cuda::stream_ref stream) const { return {stream.get(), strategy_, memory_}; }
 
   // The same policy with a named strategy.
   template <class S>
   constexpr cuda_policy<S> with(S s) const {
     static_assert(strategy::is_strategy<S>::value,
                   "cascade::cuda.with(s): s must be one of the tags in cascade::strategy");
-    return {stream_, s};
+    return {stream_, s, memory_};
+  }
+
+  // The same policy, its temporaries taken from `resource` (see above).
+  template <class Resource>
+  cuda_policy with_memory(Resource& resource) const {
+    return {stream_, strategy_, detail::memory_ref::to(resource)};
   }
 
   constexpr cudaStream_t stream() const { return stream_; }
   constexpr Strategy strategy() const { return strategy_; }
+  // The caller's memory resource, or nullptr for cascade's own pool.
+  constexpr const detail::memory_ref* memory() const { return memory_.resource != nullptr ? &memory_ : nullptr; }
 
  private:
   cudaStream_t stream_ = nullptr;
   Strategy strategy_{};
+  detail::memory_ref memory_{};
 };
 
 inline constexpr cuda_policy<> cuda{};

@@ -25,6 +25,7 @@
 #include <cascade/scan.cuh>
 
 #include <cuda/std/functional>
+#include <cuda/stream_ref>
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
@@ -54,6 +55,7 @@ class nccl_policy {
   constexpr explicit nccl_policy(ncclComm_t comm, cudaStream_t stream = nullptr) : comm_(comm), stream_(stream) {}
 
   constexpr nccl_policy on(cudaStream_t stream) const { return nccl_policy(comm_, stream); }
+  nccl_policy on(::cuda::stream_ref stream) const { return nccl_policy(comm_, stream.get()); }
 
   constexpr ncclComm_t comm() const { return comm_; }
   constexpr cudaStream_t stream() const { return stream_; }

@@ -15,6 +15,7 @@
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
+#include <cascade/resources.cuh>
 #include <cascade/detail/dispatch/reduce.cuh>
 
 #include <cuda/std/functional>

@@ -15,6 +15,7 @@
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
+#include <cascade/resources.cuh>
 #include <cascade/detail/dispatch/scan.cuh>
 
 #include <cuda/std/functional>

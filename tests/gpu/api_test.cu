@@ -504,21 +504,29 @@ struct shared_progress_tuning : progress_tuning<AccT, Reversed, Polls> {
   static constexpr bool shared_tiles = true;
 };
 
+// Out of place and in place: in place, a recomputed predecessor's inputs
+// must still be inputs (decoupled_lookback.cuh says why they are).
 template <class Tuning, class T, class Op>
 void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
   const std::vector<T> h = random_input<T, Op>(n, seed);
   const auto d = to_device(h);
   thrust::device_vector<T> out(n);
-  for (const bool exclusive : {false, true}) {
-    poison(out);
-    const T init = h[n / 2];
-    cascade::detail::decoupled_lookback::run_tuned<Tuning>(d.data().get(), static_cast<std::int64_t>(n),
-                                                           out.data().get(),
-                                                           cascade::detail::scan_mode<T>{init, exclusive, exclusive},
-                                                           op, nullptr);
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    const auto want = host_scan(h, exclusive ? scan_kind::exclusive : scan_kind::inclusive, init, op);
-    ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive");
+  for (const bool in_place : {false, true}) {
+    for (const bool exclusive : {false, true}) {
+      if (in_place) {
+        thrust::copy(d.begin(), d.end(), out.begin());
+      } else {
+        poison(out);
+      }
+      const T init = h[n / 2];
+      const T* in = in_place ? out.data().get() : d.data().get();
+      cascade::detail::decoupled_lookback::run_tuned<Tuning>(in, static_cast<std::int64_t>(n), out.data().get(),
+                                                             cascade::detail::scan_mode<T>{init, exclusive, exclusive},
+                                                             op, nullptr);
+      CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+      const auto want = host_scan(h, exclusive ? scan_kind::exclusive : scan_kind::inclusive, init, op);
+      ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive") << (in_place ? ", in place" : "");
+    }
   }
 }
 

@@ -50,12 +50,52 @@ using negate = cuda::std::negate<int>;
 using cascade::detail::computed_iterator_v;
 using counting = thrust::counting_iterator<int>;
 static_assert(computed_iterator_v<counting> && computed_iterator_v<thrust::counting_iterator<double>>);
+#if defined(_CCCL_SUPPRESS_DEPRECATED_PUSH)
+_CCCL_SUPPRESS_DEPRECATED_PUSH  // deprecated in CCCL 3.6 (cuda::constant_iterator), still accepted
+#endif
 static_assert(computed_iterator_v<thrust::constant_iterator<float>>);
+#if defined(_CCCL_SUPPRESS_DEPRECATED_POP)
+_CCCL_SUPPRESS_DEPRECATED_POP
+#endif
 static_assert(computed_iterator_v<thrust::transform_iterator<negate, counting>>);
 static_assert(computed_iterator_v<thrust::transform_iterator<negate, thrust::transform_iterator<negate, counting>>>);
 static_assert(!computed_iterator_v<const int*> && !computed_iterator_v<int*>);
 static_assert(!computed_iterator_v<thrust::device_ptr<int>>);
 static_assert(!computed_iterator_v<thrust::transform_iterator<negate, const int*>>);
+#if CASCADE_HAS_CUDA_ITERATORS  // libcu++'s own (CCCL 3.1 and later)
+static_assert(computed_iterator_v<cuda::counting_iterator<int>> && computed_iterator_v<cuda::constant_iterator<float>>);
+static_assert(computed_iterator_v<cuda::transform_iterator<negate, cuda::counting_iterator<int>>>);
+static_assert(computed_iterator_v<thrust::transform_iterator<negate, cuda::counting_iterator<int>>>);
+static_assert(computed_iterator_v<cuda::transform_iterator<negate, counting>>);
+static_assert(!computed_iterator_v<cuda::transform_iterator<negate, const int*>>);
+#endif
+
+// Policies: a cuda::stream_ref is a stream; a memory resource is recognised
+// by its members (CCCL 3.1+ names, or CCCL 3.0's).
+struct resource_new_names {
+  void* allocate(cuda::stream_ref, std::size_t, std::size_t) { return nullptr; }
+  void deallocate(cuda::stream_ref, void*, std::size_t, std::size_t) {}
+};
+struct resource_old_names {
+  void* allocate_async(std::size_t, std::size_t, cuda::stream_ref) { return nullptr; }
+  void deallocate_async(void*, std::size_t, std::size_t, cuda::stream_ref) {}
+};
+static_assert(cascade::detail::is_memory_resource_v<resource_new_names>);
+static_assert(cascade::detail::is_memory_resource_v<resource_old_names>);
+static_assert(!cascade::detail::is_memory_resource_v<int>);
+
+TEST(Traits, PolicyTakesStreamRefAndMemory) {
+  const auto stream = reinterpret_cast<cudaStream_t>(std::uintptr_t(0x1234));
+  EXPECT_EQ(cascade::cuda.on(cuda::stream_ref{stream}).stream(), stream);
+  resource_new_names r;
+  const auto p = cascade::cuda.on(stream).with_memory(r).with(s::decoupled_lookback);
+  ASSERT_NE(p.memory(), nullptr);
+  EXPECT_EQ(p.memory()->resource, static_cast<void*>(&r));
+  EXPECT_EQ(p.stream(), stream);
+  EXPECT_EQ(cascade::cuda.memory(), nullptr);
+  resource_old_names old;
+  EXPECT_EQ(cascade::cuda.with_memory(old).memory()->resource, static_cast<void*>(&old));
+}
 
 TEST(Traits, IdentityValues) {
   EXPECT_EQ((identity_element<cuda::std::plus<>, int>::value()), 0);

@@ -25,12 +25,16 @@ endforeach()
 
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package" -B "${WORK_DIR}/consumer-build" -G "${GENERATOR}"
      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}
-     -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES})
+     -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES} "-DCCCL_INCLUDE_DIR=${CCCL_INCLUDE_DIR}")
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build")
 step("${WORK_DIR}/consumer-build/consumer")
 
 string(REGEX REPLACE "-.*" "" arch "${CUDA_ARCHITECTURES}")  # 90-virtual -> 90
-step(${CUDA_COMPILER} -std=c++17 -arch=sm_${arch} -I "${prefix}/include"
+set(cccl_flags "")
+if(CCCL_INCLUDE_DIR)
+  set(cccl_flags -isystem "${CCCL_INCLUDE_DIR}")
+endif()
+step(${CUDA_COMPILER} -std=c++17 -arch=sm_${arch} ${cccl_flags} -I "${prefix}/include" -Werror all-warnings
      "${SOURCE_DIR}/tests/package/consumer.cu" -o "${WORK_DIR}/consumer-plain")
 step("${WORK_DIR}/consumer-plain")
 message(STATUS "installed package consumed through find_package and plain nvcc")
