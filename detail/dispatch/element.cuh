@@ -5,6 +5,7 @@
 // may be device code), so that one stream synchronisation brings it home.
 
 #include <cascade/execution.cuh>
+#include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/dispatch/reduce.cuh>
 #include <cascade/detail/util/element_order.cuh>
 #include <cascade/detail/util/indexed_transform.cuh>
@@ -21,27 +22,16 @@ namespace cascade::detail {
 
 // resolve(init op items[0] op ... op items[n-1]) on the host (n >= 1).
 template <class S, class It, class T, class Op, class Resolve>
-auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T init, Op op, Resolve resolve) {
+auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T init, Op op, Resolve resolve,
+                          const char* name) {
   require_reduce_strategy<S>();
   using R = std::decay_t<std::invoke_result_t<Resolve&, const T&>>;
-  R value;
-  auto run = [&](R* out) {
+  const gpu_call call(policy, name);
+  require_not_capturing(policy.stream(), name);
+  return wait_for_value<R>(policy.stream(), call.at(), [&](R* out) {
     reduce_algorithm<S>::run(policy.strategy(), items, n, thrust::make_transform_output_iterator(out, resolve), init,
                              op, policy.stream());
-  };
-  if constexpr (result_slot::fits<R>) {
-    R* slot = result_slot::get<R>();
-    run(slot);
-    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
-    std::memcpy(&value, slot, sizeof(R));
-  } else {
-    temporary_buffer temp(sizeof(R), policy.stream());
-    run(temp.at<R>(0));
-    check(cudaMemcpyAsync(&value, temp.at<R>(0), sizeof(R), cudaMemcpyDeviceToHost, policy.stream()),
-          "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
-  }
-  return value;
+  });
 }
 
 // The first smallest (Max: first largest) item's position; n >= 1.
@@ -57,7 +47,7 @@ offset_t select_element_position(const Policy& policy, It first, offset_t n, Com
   } else {
     check_device_accessible(first, name, "the input range");
     const indexed_transform<to_candidate<Comp, T>, true, unwrapped_t<It>> items({}, 0, unwrap(first));
-    return cuda_reduce_resolved(policy, items, n, none, op, position_of{});
+    return cuda_reduce_resolved(policy, items, n, none, op, position_of{}, name);
   }
 }
 
@@ -92,12 +82,12 @@ std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp c
       if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
         const auto* as_pairs = reinterpret_cast<const pair_of<T>*>(x);
         const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items({comp}, 0, as_pairs);
-        p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
+        p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
         return {first + p.min, first + p.max};
       }
     }
     const indexed_transform<to_minmax_pair<Comp, raw_t>, false> items({x, comp}, 0);
-    p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve);
+    p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
   }
   return {first + p.min, first + p.max};
 }

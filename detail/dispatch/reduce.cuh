@@ -6,14 +6,11 @@
 #include <cascade/functional.cuh>
 #include <cascade/detail/host/parallel.cuh>
 #include <cascade/detail/host/sequential.cuh>
+#include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/reduce/algorithm.cuh>
 #include <cascade/detail/reduce/strategies.cuh>
 #include <cascade/detail/util/check.cuh>
-#include <cascade/detail/util/context.cuh>
-#include <cascade/detail/util/memory.cuh>
 #include <cascade/detail/util/iterator.cuh>
-#include <cascade/detail/util/result_slot.cuh>
-#include <cascade/detail/util/temporary.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -40,8 +37,7 @@ void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt res
                       const char* name) {
   require_reduce_strategy<S>();
   const offset_t n = checked_distance(first, last, name);
-  const memory_scope memory(policy.memory());
-  check_stream_device(policy.stream(), current_device_context(), name);
+  const gpu_call call(policy, name);
   if (n > 0) check_device_accessible(first, name, "the input range");
   check_device_accessible(result, name, "the result");
   if (n == 0) {
@@ -58,30 +54,12 @@ T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
   constexpr const char* name = "cascade::reduce";
   const offset_t n = checked_distance(first, last, name);
   if (n == 0) return init;
-  const memory_scope memory(policy.memory());
-  const device_context at = current_device_context();
-  check_stream_device(policy.stream(), at, name);
-  if (stream_is_capturing(policy.stream())) {
-    // Checked before anything is recorded, so the capture stays valid.
-    throw cuda_error(cudaErrorStreamCaptureUnsupported,
-                     "cascade::reduce (it returns its value on the host, which means waiting for the stream; "
-                     "a stream being captured cannot be waited for: use cascade::reduce_into)");
-  }
+  const gpu_call call(policy, name);
+  require_not_capturing(policy.stream(), name);
   check_device_accessible(first, name, "the input range");
-  T value;
-  if constexpr (result_slot::fits<T>) {
-    T* slot = result_slot::get<T>(at);
-    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, slot, init, op, policy.stream());
-    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
-    std::memcpy(&value, slot, sizeof(T));
-  } else {
-    temporary_buffer temp(sizeof(T), policy.stream());
-    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, temp.at<T>(0), init, op, policy.stream());
-    check(cudaMemcpyAsync(&value, temp.at<T>(0), sizeof(T), cudaMemcpyDeviceToHost, policy.stream()),
-          "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
-  }
-  return value;
+  return wait_for_value<T>(policy.stream(), call.at(), [&](T* out) {
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, out, init, op, policy.stream());
+  });
 }
 
 template <class Policy, class It, class T, class Op>

@@ -6,12 +6,11 @@
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
 #include <cascade/detail/host/parallel.cuh>
+#include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/scan/algorithm.cuh>
 #include <cascade/detail/scan/strategies.cuh>
-#include <cascade/detail/util/context.cuh>
 #include <cascade/detail/util/iterator.cuh>
-#include <cascade/detail/util/memory.cuh>
 
 #include <type_traits>
 
@@ -41,8 +40,7 @@ OutIt scan(const Policy& policy, It first, It last, OutIt out, Op op, scan_mode<
     using strategy_t = std::decay_t<decltype(policy.strategy())>;
     require_scan_strategy<strategy_t>();
     if (n == 0) return out;
-    const memory_scope memory(policy.memory());
-    check_stream_device(policy.stream(), current_device_context(), name);
+    const gpu_call call(policy, name);
     check_device_accessible(first, name, "the input range");
     check_device_accessible(out, name, "the output range");
     scan_algorithm<strategy_t>::run(policy.strategy(), unwrap(first), n, unwrap(out), mode, op, policy.stream());

@@ -7,6 +7,7 @@
 // across them by the pair operator.
 
 #include <cascade/execution.cuh>
+#include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/dispatch/reduce.cuh>
 #include <cascade/detail/host/segmented.cuh>
 #include <cascade/detail/scan/decoupled_lookback.cuh>
@@ -48,6 +49,7 @@ template <class S, class KeyIt, class ValueIt, class OutIt, class Pred, class Op
 void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, OutIt out, Pred pred,
                       Op op, T init, bool exclusive, const char* name) {
   require_segmented_strategy<S>();
+  const gpu_call call(policy, name);
   if (n == 0) return;
   check_device_accessible(keys, name, "the keys");
   check_device_accessible(values, name, "the values");
@@ -71,6 +73,7 @@ template <class V, class S, class KeyIt, class ValueIt, class KeysOut, class Val
 void cuda_reduce_by_key_into(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, KeysOut keys_out,
                              ValuesOut values_out, CountOut runs_out, Pred pred, Op op, const char* name) {
   require_segmented_strategy<S>();
+  const gpu_call call(policy, name);
   check_device_accessible(runs_out, name, "the run count");
   if (n == 0) {
     write_value_kernel<<<1, 1, 0, policy.stream()>>>(unwrap(runs_out), 0);
@@ -99,10 +102,12 @@ std::pair<KeysOut, ValuesOut> cuda_reduce_by_key(const cuda_policy<S>& policy, K
                                                  ValueIt values, KeysOut keys_out, ValuesOut values_out, Pred pred,
                                                  Op op) {
   if (n == 0) return {keys_out, values_out};
-  offset_t* slot = result_slot::get<offset_t>();
-  cuda_reduce_by_key_into<V>(policy, keys, n, values, keys_out, values_out, slot, pred, op, "cascade::reduce_by_key");
-  check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
-  const offset_t runs = *slot;
+  constexpr const char* name = "cascade::reduce_by_key";
+  const gpu_call call(policy, name);
+  require_not_capturing(policy.stream(), name);
+  const offset_t runs = wait_for_value<offset_t>(policy.stream(), call.at(), [&](offset_t* count) {
+    cuda_reduce_by_key_into<V>(policy, keys, n, values, keys_out, values_out, count, pred, op, name);
+  });
   return {keys_out + runs, values_out + runs};
 }
 
@@ -126,8 +131,9 @@ __global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, off
 // Offsets that end before they begin are refused here, before any write.
 template <class OffsetIt>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
-                                          const char* name) {
-  offset_t* ends = result_slot::get<offset_t[2]>()[0];
+                                          const device_context& at, const char* name) {
+  require_not_capturing(stream, name);
+  offset_t* ends = result_slot::get<offset_t[2]>(at)[0];
   read_offset_ends_kernel<<<1, 1, 0, stream>>>(offsets, segments, ends);
   check_launch("cascade read-offsets kernel");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
@@ -165,10 +171,11 @@ template <class S, class ValueIt, class OffsetIt, class OutIt, class T, class Op
 void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
                            OutIt out, T init, Op op, const char* name) {
   require_segmented_strategy<S>();
+  const gpu_call call(policy, name);
   if (segments == 0) return;
   check_device_accessible(offsets, name, "the offsets");
   check_device_accessible(out, name, "the output range");
-  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), name);
+  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name);
   const offset_t first = ends.first, n = ends.second - ends.first;
   if (n == 0) {  // every segment empty
     fill_kernel<<<static_cast<unsigned>(min_of<offset_t>((segments + 255) / 256, 4096)), 256, 0, policy.stream()>>>(
@@ -186,6 +193,7 @@ template <class S, class ValueIt, class OutIt, class T, class Op>
 void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t size, OutIt out,
                                  T init, Op op, const char* name) {
   require_segmented_strategy<S>();
+  const gpu_call call(policy, name);
   if (n == 0) return;
   check_device_accessible(values, name, "the values");
   check_device_accessible(out, name, "the output range");
@@ -201,9 +209,10 @@ template <class T, class S, class ValueIt, class OffsetIt, class OutIt, class Op
 OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
                           OutIt out, Op op, maybe<T> init, bool exclusive, const char* name) {
   require_segmented_strategy<S>();
+  const gpu_call call(policy, name);
   if (segments == 0) return out;
   check_device_accessible(offsets, name, "the offsets");
-  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), name);
+  const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name);
   const offset_t first = ends.first, last = ends.second, n = last - first;
   if (n == 0) return out + last;
   check_device_accessible(values, name, "the values");
