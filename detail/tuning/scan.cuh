@@ -1,7 +1,11 @@
 #pragma once
-// Tuning of the automatic (decoupled look-back) scan, as plain data per
-// accumulator size. Each number names the measurement that chose it; see
-// docs/performance.md.
+// Tuning of the look-back scans (the automatic scan and the named
+// decoupled_lookback share the engine; see scan/decoupled_lookback.cuh), as
+// plain data per accumulator size. Each number names the measurement that
+// chose it; see docs/performance.md. The tile shapes are the same on every
+// architecture: a tile's shape is its combination tree, which the automatic
+// scan's bits depend on. What differs by architecture is how tiles move:
+// bulk copies on sm_90, the threads' own 16-byte copies before.
 
 #include <cascade/detail/primitives/tile_scan.cuh>
 
@@ -29,6 +33,10 @@ struct lookback_scan_tuning {
     return threads;
   }();
   static constexpr int min_blocks_per_sm = sizeof(AccT) <= 4 ? 8 : sizeof(AccT) <= 8 ? 5 : 1;
+  // The blocks per SM for the same shape in registers where a shape meant
+  // for shared tiles meets misaligned arrays or other iterators (0: as
+  // min_blocks_per_sm).
+  static constexpr int register_tile_blocks_per_sm = 0;
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
@@ -100,6 +108,11 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
   // 0.812 -> 0.631, 2^24 0.894 -> 0.798, 2^26 0.876 -> 0.826, 2^27 0.882 ->
   // 0.831; int64 2^17 0.578 -> 0.547, 2^19 0.656 -> 0.597, 2^21 0.718 -> 0.598.
   static constexpr long long min_items = 1 << 17;
+  // The same 160 bytes per thread in registers (misaligned arrays, other
+  // iterators, which take this shape too so that their bits are the
+  // aligned arrays'): 5 blocks of 128 threads allow 102 registers, as the
+  // register tuning's 8-byte 128 x 24 (to be measured).
+  static constexpr int register_tile_blocks_per_sm = 5;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:
