@@ -24,6 +24,38 @@
 
 namespace cascade::detail::decoupled_lookback {
 
+// The aggregates of up to 32 consecutive tiles, lane j holding tile first + j
+// (j < count): polled, then waited for; a tile still silent after
+// Tuning::polls_before_fallback polls has its aggregate recomputed from its
+// inputs (it may not be running).
+template <class AccT>
+struct aggregate_window {
+  offset_t first;
+  int count;
+  AccT value{};
+  tile_state state = tile_invalid;
+
+  __device__ bool mine_pending() const { return lane_id() < count && state == tile_invalid; }
+  template <class Status>
+  __device__ void poll(const Status& tiles) {
+    if (mine_pending()) state = tiles.peek(first + lane_id(), value);
+  }
+  // After a first poll; every lane returns its own aggregate.
+  template <class Tuning, class Status, class Recompute>
+  __device__ AccT wait(const Status& tiles, Recompute aggregate_of) {
+    for (int polls = 1; __any_sync(kFullMask, mine_pending()) && polls < Tuning::polls_before_fallback; ++polls) {
+      __nanosleep(spin_nanoseconds<Tuning>());
+      poll(tiles);
+    }
+    for (unsigned silent = __ballot_sync(kFullMask, mine_pending()); silent; silent &= silent - 1) {
+      const int l = __ffs(silent) - 1;
+      const AccT recomputed = aggregate_of(first + l);
+      if (lane_id() == l) value = recomputed;
+    }
+    return value;
+  }
+};
+
 struct group_prefix {
   static constexpr int group_tiles = kWarpThreads;
   // The tiles' aggregates, then one prefix word per group.
@@ -33,35 +65,15 @@ struct group_prefix {
   template <class Tuning>
   static constexpr offset_t single_block_tiles = 1;
 
-  // Lane j < count gets the aggregate of tile first + j: polled until
-  // published, or recomputed from the tile's inputs once polling has gone on
-  // too long (the tile may not be running). Lanes >= count get nothing.
-  template <class Tuning, class Status, class AccT, class Recompute>
-  __device__ static AccT aggregates(const Status& tiles, offset_t first, int count, Recompute aggregate_of) {
-    const int lane = lane_id();
-    AccT value{};
-    tile_state state = tile_invalid;
-    for (int polls = 1;; ++polls) {
-      if (lane < count && state == tile_invalid) state = tiles.peek(first + lane, value);
-      if (!__any_sync(kFullMask, lane < count && state == tile_invalid) || polls >= Tuning::polls_before_fallback) break;
-      __nanosleep(spin_nanoseconds<Tuning>());
-    }
-    for (unsigned silent = __ballot_sync(kFullMask, lane < count && state == tile_invalid); silent;
-         silent &= silent - 1) {
-      const int l = __ffs(silent) - 1;
-      const AccT recomputed = aggregate_of(first + l);
-      if (lane == l) value = recomputed;
-    }
-    return value;
-  }
-
   // P(group - 1): the nearest published group prefix in windows of 32
   // groups (one poll each, no waiting: an unpublished one is folded past),
-  // then the group totals after it folded on in order. Publishes P(group - 1)
-  // when it was not published yet. Every lane returns it.
+  // then the group totals after it folded on in order. `last` is group - 1's
+  // window, already polled once. Publishes P(group - 1) when it was not
+  // published yet. Every lane returns it.
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
   __device__ static maybe<AccT> groups_before(const Status& tiles, const Status& groups, offset_t group,
-                                              const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+                                              const maybe<AccT>& init, Op op, aggregate_window<AccT>& last,
+                                              Recompute aggregate_of) {
     if (group == 0) return init;
     const int lane = lane_id();
     maybe<AccT> prefix = init;
@@ -78,7 +90,10 @@ struct group_prefix {
       }
     }
     for (offset_t g = from; g < group; ++g) {
-      const AccT a = aggregates<Tuning, Status, AccT>(tiles, g * group_tiles, group_tiles, aggregate_of);
+      aggregate_window<AccT> earlier{g * group_tiles, group_tiles};
+      if (g < group - 1) earlier.poll(tiles);
+      aggregate_window<AccT>& window = g < group - 1 ? earlier : last;
+      const AccT a = window.template wait<Tuning>(tiles, aggregate_of);
       prefix = then(prefix, shuffle_idx(warp_inclusive_scan(a, op), group_tiles - 1), op);
     }
     if (from < group && lane == 0) groups.publish(group - 1, tile_prefix, prefix.value);
@@ -89,18 +104,24 @@ struct group_prefix {
   // (init included; none for tile 0 without init).
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
   __device__ static maybe<AccT> exclusive_prefix(const Status& tiles, offset_t tile, const AccT& aggregate,
-                                            const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+                                                 const maybe<AccT>& init, Op op, Recompute aggregate_of) {
     const int lane = lane_id();
     const offset_t group = tile / group_tiles;
     const int position = static_cast<int>(tile % group_tiles);
     const Status groups = tiles.after(offset_t(gridDim.x));
     if (lane == 0) tiles.publish(tile, tile_aggregate, aggregate);
     if (tile > 0) pace_first_poll<Tuning>();
-    // The groups before first (their tiles started earlier, so are more
-    // likely published), then this group's tiles before this one, and this
-    // one's own aggregate.
-    const maybe<AccT> before = groups_before<Tuning, Status, AccT>(tiles, groups, group, init, op, aggregate_of);
-    AccT a = aggregates<Tuning, Status, AccT>(tiles, group * group_tiles, position, aggregate_of);
+    // One round trip asks for this group's tiles before this one, the
+    // previous group's (folded unless its prefix is published already) and
+    // the group prefixes; the earlier groups are folded first, then this
+    // group's aggregates and this tile's own are scanned.
+    aggregate_window<AccT> own{group * group_tiles, position};
+    aggregate_window<AccT> previous{(group - 1) * group_tiles, group > 0 ? group_tiles : 0};
+    own.poll(tiles);
+    previous.poll(tiles);
+    const maybe<AccT> before =
+        groups_before<Tuning, Status, AccT>(tiles, groups, group, init, op, previous, aggregate_of);
+    AccT a = own.template wait<Tuning>(tiles, aggregate_of);
     if (lane == position) a = aggregate;
     const AccT scanned = warp_inclusive_scan(a, op, position + 1);
     if (position == group_tiles - 1 && lane == 0) {

@@ -84,9 +84,9 @@ struct lookback_scan_tuning {
   static constexpr bool shared_tiles = false;
 };
 
-// 4- and 8-byte values between 16-byte aligned arrays of them, on sm_90 and
-// later: tiles that stay in shared memory through the look-back, moved by
-// bulk copies (shared_tile.cuh). With no registers holding items across the
+// 4- and 8-byte values between 16-byte aligned arrays of them: tiles that
+// stay in shared memory through the look-back, moved by bulk copies on sm_90
+// and by the threads' 16-byte copies before (shared_tile.cuh). With no registers holding items across the
 // look-back, 8 tiles of 20 KB (160 bytes per thread) fit on an SM. H100,
 // inclusive sum against CUB in one run: int32 at 2^26 / 2^28 (float alike),
 // register tiles 128 x 24 with 8 blocks 0.872 / 0.881; shared 128 x 24 with
@@ -110,9 +110,11 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
   static constexpr long long min_items = 1 << 17;
   // The same 160 bytes per thread in registers (misaligned arrays, other
   // iterators, which take this shape too so that their bits are the
-  // aligned arrays'): 5 blocks of 128 threads allow 102 registers, as the
-  // register tuning's 8-byte 128 x 24 (to be measured).
-  static constexpr int register_tile_blocks_per_sm = 5;
+  // aligned arrays'): 4 blocks of 128 threads allow 128 registers (sm_90,
+  // float sum: 128 used, 12 bytes spilled; with 5 blocks 96 registers and
+  // 116 bytes spilled); as many items in flight per SM as 8 blocks of
+  // 128 x 24. Time to be measured.
+  static constexpr int register_tile_blocks_per_sm = 4;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:
