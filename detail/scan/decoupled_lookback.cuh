@@ -214,17 +214,22 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   __shared__ kernel_storage<Tuning, AccT, SharedTiles> storage;
   const maybe<AccT> init{mode.init, mode.has_init};
 
-  if (!SharedTiles && gridDim.x == 1) {
-    // One block: tiles in order, the prefix carried from each to the next
-    // (run_tuned sends shared tiles through the status path even then).
-    maybe<AccT> carry = init;
-    for (offset_t base = 0; base < n; base += tile_items) {
-      const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-      const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
-                                                                   [&](const AccT&, auto&) { return carry; });
-      carry = then(carry, aggregate, op);
+  // Only kernels that launch_tiles may launch as one block carry that path
+  // (a kernel's code is compiled whether it runs or not).
+  if constexpr (!SharedTiles && Rule::template single_block_tiles<Tuning> > 0) {
+    if (gridDim.x == 1) {
+      // One block: tiles in order, the prefix carried from each to the next
+      // (launch_tiles sends shared tiles through the status path even then).
+      maybe<AccT> carry = init;
+      for (offset_t base = 0; base < n; base += tile_items) {
+        const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
+        const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op,
+                                                                     storage.registers,
+                                                                     [&](const AccT&, auto&) { return carry; });
+        carry = then(carry, aggregate, op);
+      }
+      return;
     }
-    return;
   }
 
   const offset_t tile = tile_of_block<Tuning>();
@@ -314,3 +319,8 @@ struct scan_algorithm<strategy::decoupled_lookback_t> {
 };
 
 }  // namespace cascade::detail
+
+// The automatic scan's rule and its scan_algorithm come with the engine, so
+// that code calling scan_algorithm<strategy::automatic_t> may include this
+// file alone (the rule's file includes this one first).
+#include <cascade/detail/scan/reproducible_lookback.cuh>

@@ -61,9 +61,9 @@ struct group_prefix {
   // The tiles' aggregates, then one prefix word per group.
   static constexpr offset_t status_words(offset_t tiles) { return tiles + (tiles + group_tiles - 1) / group_tiles; }
   // A single block carries its prefix tile to tile (a left fold of tile
-  // aggregates, another association), so only a single tile takes it.
+  // aggregates, another association), so at most a single tile takes it.
   template <class Tuning>
-  static constexpr offset_t single_block_tiles = 1;
+  static constexpr offset_t single_block_tiles = Tuning::single_block_tiles < 1 ? Tuning::single_block_tiles : 1;
 
   // P(group - 1): the nearest published group prefix in windows of 32
   // groups (one poll each, no waiting: an unpublished one is folded past),
