@@ -198,20 +198,21 @@ TEST_F(ReproducibleScan, SchedulesAndTilePlacesDoNotChangeTheBits) {
 // blocks wait for predecessors that cannot start: every schedule completes
 // and gives the forward schedule's bits (float), or the exact result (int,
 // and a non-commutative operator in order).
-template <class AccT, bool Reversed, int Polls>
-struct small_tiles : cascade::detail::lookback_scan_tuning<AccT> {
+template <class AccT, bool Reversed, int Polls, int Items, bool Shared>
+struct small_tile_tuning : cascade::detail::lookback_scan_tuning<AccT> {
   static constexpr int block_threads = 64;
-  static constexpr int items_per_thread = 2;
+  static constexpr int items_per_thread = Items;
   static constexpr unsigned first_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
   static constexpr int polls_before_fallback = Polls;
   static constexpr bool reversed_tiles = Reversed;
+  static constexpr bool shared_tiles = Shared;
 };
 template <class AccT, bool Reversed, int Polls>
-struct small_shared_tiles : small_tiles<AccT, Reversed, Polls> {
-  static constexpr int items_per_thread = 8;  // two 16-byte vectors of 4-byte values
-  static constexpr bool shared_tiles = true;
-};
+using small_tiles = small_tile_tuning<AccT, Reversed, Polls, 2, false>;
+// Two 16-byte vectors of 4-byte values per thread, in shared memory.
+template <class AccT, bool Reversed, int Polls>
+using small_shared_tiles = small_tile_tuning<AccT, Reversed, Polls, 8, true>;
 
 template <template <class, bool, int> class Tuning, class T, class Op>
 void check_exact_progress(std::size_t n, Op op, std::uint64_t seed) {
