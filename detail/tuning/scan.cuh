@@ -54,7 +54,8 @@ struct lookback_scan_tuning {
   // Grids below this many tiles poll at once and without back-off: few tiles
   // make little polling traffic, and every wait is latency (CUB: 500).
   static constexpr unsigned paced_grid = 500;
-  // Windows of 32 predecessors polled together per look-back round. More
+  // Windows of 32 predecessors polled together per look-back round (the
+  // textbook rule; the reproducible rule polls by groups of 32 tiles). More
   // rounds are rarer (the nearest prefix is ~3.6 windows back at 2^28) but
   // the extra polls cost more: int32 128 x 16 at 2^28, 1 window 1.065x CUB,
   // 2 windows 1.105x, 4 1.188x, 8 1.384x.
