@@ -63,9 +63,12 @@ struct variant_runner {
   template <class T>
   auto bind(inclusive_scan_t, io<T> io) const {
     return [io] {
-      cascade::detail::decoupled_lookback::run_tuned<Tuning>(io.in, io.n, io.out,
-                                                             cascade::detail::scan_mode<T>{T{}, false, false},
-                                                             ::cuda::std::plus<>{}, io.stream);
+      // The automatic scan's rule (the reproducible look-back); variants of
+      // more than one window per round tune the textbook rule, which alone has them.
+      namespace lookback = cascade::detail::decoupled_lookback;
+      using rule = std::conditional_t<(Tuning::lookback_windows > 1), lookback::nearest_prefix, lookback::group_prefix>;
+      lookback::run_tuned<Tuning, rule>(io.in, io.n, io.out, cascade::detail::scan_mode<T>{T{}, false, false},
+                                        ::cuda::std::plus<>{}, io.stream);
     };
   }
 };
