@@ -125,8 +125,9 @@ struct group_prefix {
     AccT a = own.template wait<Tuning>(tiles, aggregate_of);
     if (lane == position) a = aggregate;
     const AccT scanned = warp_inclusive_scan(a, op, position + 1);
-    if (position == group_tiles - 1 && lane == 0) {
-      groups.publish(group, tile_prefix, then(before, shuffle_idx(scanned, position), op).value);
+    if (position == group_tiles - 1) {
+      const AccT total = shuffle_idx(scanned, position);  // the whole warp: a shuffle names every lane
+      if (lane == 0) groups.publish(group, tile_prefix, then(before, total, op).value);
     }
     if (position == 0) return before;
     return then(before, shuffle_idx(scanned, position - 1), op);
