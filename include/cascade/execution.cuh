@@ -3,10 +3,15 @@
 //
 //   cascade::seq                      host, one thread
 //   cascade::par                      host, all cores (OpenMP)
-//   cascade::cuda                     GPU, automatic strategy, default stream
-//   cascade::cuda.on(stream)          GPU, stream-ordered on `stream`
-//   cascade::cuda.with(cascade::strategy::unroll_last_warp)
-//   cascade::cuda.with(cascade::strategy::warp_shuffle.block_size(128))
+//   cascade::device                   GPU, automatic strategy, default stream
+//   cascade::device.on(stream)        GPU, stream-ordered on `stream`
+//   cascade::device.with(cascade::strategy::unroll_last_warp)
+//   cascade::device.with(cascade::strategy::warp_shuffle.block_size(128))
+//
+// cascade::device is the GPU policy's name (Thrust's word for it);
+// cascade::cuda is the same object under its first name. After
+// `using namespace cascade;` a bare `cuda` is ambiguous with the namespace
+// ::cuda (libcu++), a bare `device` is not.
 
 #include <cuda_runtime_api.h>
 
@@ -101,7 +106,7 @@ class cuda_policy {
   template <class S>
   constexpr cuda_policy<S> with(S s) const {
     static_assert(strategy::is_strategy<S>::value,
-                  "cascade::cuda.with(s): s must be one of the tags in cascade::strategy");
+                  "cascade::device.with(s): s must be one of the tags in cascade::strategy");
     return {stream_, s};
   }
 
@@ -113,7 +118,8 @@ class cuda_policy {
   Strategy strategy_{};
 };
 
-inline constexpr cuda_policy<> cuda{};
+inline constexpr cuda_policy<> device{};
+inline constexpr cuda_policy<> cuda{};  // the same policy; see the top of this file
 
 template <class P>
 struct is_cuda_policy : std::false_type {};
