@@ -32,7 +32,6 @@
 
 #include <cascade/detail/util/math.cuh>
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -413,7 +412,7 @@ template <class It>
 int aligned_head(It in, offset_t n) {
   if constexpr (vectorizable_v<It>) {
     const auto misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
-    if (misalignment != 0) return static_cast<int>(std::min<offset_t>((16 - misalignment) / sizeof(*in), n));
+    if (misalignment != 0) return static_cast<int>(min_of<offset_t>((16 - misalignment) / sizeof(*in), n));
   }
   return 0;
 }
@@ -454,11 +453,16 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
   const stream_place at = place_of(stream);
   if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
-  auto* k = finish_for<Tuning::block_threads>(p.chunks) == finish::in_runs
-                ? kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>
-                : kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
-  offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
-  if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
+  // The parked finish is instantiated only where the chunk count can reach
+  // it (never for computed iterators, up to 256 chunks): p.chunks <= max_chunks.
+  auto* k = kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>;
+  if constexpr (finish_for<Tuning::block_threads>(Tuning::max_chunks) == finish::parked) {
+    if (finish_for<Tuning::block_threads>(p.chunks) == finish::parked) {
+      k = kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
+    }
+  }
+  offset_t grid = min_of<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
+  if (grid_limit > 0) grid = min_of<offset_t>(grid, grid_limit);
   const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);
   p.partials = partials.words();
   launch(at, k, static_cast<unsigned>(grid), Tuning::block_threads, "cascade single-pass reduce kernel", in, p, result,

@@ -156,17 +156,21 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   __shared__ kernel_storage<Tuning, AccT, shared_tiles> storage;
   const maybe<AccT> init{mode.init, mode.has_init};
 
-  if (!shared_tiles && gridDim.x == 1) {
-    // One block: tiles in order, the prefix carried from each to the next
-    // (run_tuned sends shared tiles through the status path even then).
-    maybe<AccT> carry = init;
-    for (offset_t base = 0; base < n; base += tile_items) {
-      const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-      const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
-                                                                   [&](const AccT&, auto&) { return carry; });
-      carry = then(carry, aggregate, op);
+  // Only the tunings that run_tuned may launch as one block carry that path
+  // (a kernel's code is compiled whether it runs or not).
+  if constexpr (!shared_tiles && Tuning::single_block_tiles > 0) {
+    if (gridDim.x == 1) {
+      // One block: tiles in order, the prefix carried from each to the next
+      // (run_tuned sends shared tiles through the status path even then).
+      maybe<AccT> carry = init;
+      for (offset_t base = 0; base < n; base += tile_items) {
+        const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
+        const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
+                                                                     [&](const AccT&, auto&) { return carry; });
+        carry = then(carry, aggregate, op);
+      }
+      return;
     }
-    return;
   }
 
   const offset_t tile = tile_of_block<Tuning>();
@@ -195,18 +199,22 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     return s.prefix[0];
   };
   if constexpr (shared_tiles) {
-    // run() sends only 16-byte aligned arrays, and only on sm_90 and later.
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (
+    // run() sends only 16-byte aligned arrays, and only to GPUs of sm_90 and
+    // later; code built for an older target (run on such a GPU) keeps the
+    // tile in registers. Each target compiles only its own path.
+    NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90, (
       if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);
       storage.shared.tile.load_rest(in + base, valid);
       prefetch_tile<Tuning, tile_items>(in, n, tile);
       __syncthreads();  // the tile's barrier is armed, its last values written
       scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
-      return;
+    ), (
+      scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
     ))
+  } else {
+    prefetch_tile<Tuning, tile_items>(in, n, tile);
+    scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
   }
-  prefetch_tile<Tuning, tile_items>(in, n, tile);
-  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
 }
 
 template <class Tuning, class InIt, class OutIt, class AccT, class Op>
@@ -232,6 +240,19 @@ void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cuda
          out, n, mode, status.words(), op);
 }
 
+// The register tiles for the inputs past the small tuning's: where the small
+// tuning takes every input of one tile, these are always several tiles, and
+// their kernel carries no single-block path (the same launches, less code:
+// see scripts/compile-time).
+template <class AccT>
+struct lookback_scan_large_tuning : lookback_scan_tuning<AccT> {
+  static constexpr int single_block_tiles =
+      lookback_scan_small_tuning<AccT>::max_items >=
+              offset_t(lookback_scan_tuning<AccT>::block_threads) * lookback_scan_tuning<AccT>::items_per_thread
+          ? 0
+          : lookback_scan_tuning<AccT>::single_block_tiles;
+};
+
 template <class InIt, class OutIt, class AccT, class Op>
 void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
   if constexpr (lookback_scan_small_tuning<AccT>::max_items > 0) {
@@ -245,7 +266,7 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
       return run_tuned<shared_tuning>(in, n, out, mode, op, stream);
     }
   }
-  run_tuned<lookback_scan_tuning<AccT>>(in, n, out, mode, op, stream);
+  run_tuned<lookback_scan_large_tuning<AccT>>(in, n, out, mode, op, stream);
 }
 
 }  // namespace cascade::detail::decoupled_lookback
