@@ -45,7 +45,8 @@ void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt res
     check_launch("cascade write-init kernel");
     return;
   }
-  reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, unwrap(result), init, op, policy.stream());
+  reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, unwrap(result), init, device_operator(op),
+                           policy.stream());
 }
 
 template <class S, class It, class T, class Op>
@@ -58,12 +59,13 @@ T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
   T value;
   if constexpr (result_slot::fits<T>) {
     T* slot = result_slot::get<T>();
-    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, slot, init, op, policy.stream());
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, slot, init, device_operator(op), policy.stream());
     check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
     std::memcpy(&value, slot, sizeof(T));
   } else {
     temporary_buffer temp(sizeof(T), policy.stream());
-    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, temp.at<T>(0), init, op, policy.stream());
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, temp.at<T>(0), init, device_operator(op),
+                             policy.stream());
     check(cudaMemcpyAsync(&value, temp.at<T>(0), sizeof(T), cudaMemcpyDeviceToHost, policy.stream()),
           "cudaMemcpyAsync");
     check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
