@@ -24,9 +24,9 @@ int main() {
   }
 
   thrust::device_vector<int> v(host.begin(), host.end());
-  const int gpu_max = cascade::reduce(cascade::cuda, v.begin(), v.end(), 0, cuda::maximum<>{});
+  const int gpu_max = cascade::reduce(cascade::device, v.begin(), v.end(), 0, cuda::maximum<>{});
   thrust::device_vector<long long> prefix(v.size());
-  cascade::inclusive_scan(cascade::cuda, v.begin(), v.end(), prefix.begin(), cuda::std::plus<>{}, 0ll);
+  cascade::inclusive_scan(cascade::device, v.begin(), v.end(), prefix.begin(), cuda::std::plus<>{}, 0ll);
   const long long gpu_sum = prefix.back();
   std::printf("GPU:   max %d, sum %lld\n", gpu_max, gpu_sum);
   return (gpu_max == host_max && gpu_sum == host_prefix.back()) ? 0 : 1;

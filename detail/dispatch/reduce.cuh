@@ -45,7 +45,8 @@ void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt res
     check_launch("cascade write-init kernel");
     return;
   }
-  reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, unwrap(result), init, op, policy.stream());
+  reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, unwrap(result), init, device_operator(op),
+                           policy.stream());
 }
 
 template <class S, class It, class T, class Op>
@@ -58,7 +59,7 @@ T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
   require_not_capturing(policy.stream(), name);
   check_device_accessible(first, name, "the input range");
   return wait_for_value<T>(policy.stream(), call.at(), [&](T* out) {
-    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, out, init, op, policy.stream());
+    reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, out, init, device_operator(op), policy.stream());
   });
 }
 

@@ -6,8 +6,8 @@
 // scans with its carry-in. Without OpenMP, it is cascade::seq.
 
 #include <cascade/detail/host/sequential.cuh>
+#include <cascade/detail/util/math.cuh>
 
-#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -23,7 +23,7 @@ inline constexpr std::int64_t kParallelThreshold = 1 << 15;
 
 inline int thread_count(std::int64_t n) {
 #ifdef _OPENMP
-  if (n >= kParallelThreshold) return static_cast<int>(std::min<std::int64_t>(std::max(1, omp_get_max_threads()), n));
+  if (n >= kParallelThreshold) return static_cast<int>(min_of<std::int64_t>(max_of(1, omp_get_max_threads()), n));
 #endif
   (void)n;
   return 1;

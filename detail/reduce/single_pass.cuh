@@ -32,7 +32,6 @@
 
 #include <cascade/detail/util/math.cuh>
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -456,12 +455,16 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
   const stream_place at = place_of(stream);
   if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
+  // The parked finish is instantiated only where the chunk count can reach
+  // it (never for computed iterators, up to 256 chunks): p.chunks <= max_chunks.
   auto* k = kernel<Tuning, finish::in_runs, It, AccT, OutIt, Op>;
-  if constexpr (parked) {
-    if (finish_for<Tuning::block_threads>(p.chunks) == finish::parked) k = kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
+  if constexpr (parked && finish_for<Tuning::block_threads>(Tuning::max_chunks) == finish::parked) {
+    if (finish_for<Tuning::block_threads>(p.chunks) == finish::parked) {
+      k = kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
+    }
   }
-  offset_t grid = std::min<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
-  if (grid_limit > 0) grid = std::min<offset_t>(grid, grid_limit);
+  offset_t grid = min_of<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
+  if (grid_limit > 0) grid = min_of<offset_t>(grid, grid_limit);
   const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);
   p.partials = partials.words();
   launch(at, k, static_cast<unsigned>(grid), Tuning::block_threads, "cascade single-pass reduce kernel", in, p, result,

@@ -38,8 +38,9 @@ using offset_t = std::int64_t;
 template <class It>
 using value_t = typename std::iterator_traits<It>::value_type;
 
-// The accumulator of a scan, after P0571: the type of op(v, v) for the input
-// value type v (no init), or of op(init, v) (with init), decayed.
+// The decayed type of op(a, b). It is not the scans' accumulator: that is
+// the input's value type without init and init's type with it (P0571 as
+// include/cascade/scan.cuh applies it), whatever op returns.
 template <class Op, class A, class B>
 using op_result_t = ::cuda::std::decay_t<::cuda::std::invoke_result_t<Op&, A, B>>;
 

@@ -3,11 +3,17 @@
 //
 //   cascade::seq                      host, one thread
 //   cascade::par                      host, all cores (OpenMP)
-//   cascade::cuda                     GPU, automatic strategy, default stream
-//   cascade::cuda.on(stream)          GPU, stream-ordered on `stream`
-//   cascade::cuda.with(cascade::strategy::unroll_last_warp)
-//   cascade::cuda.with(cascade::strategy::warp_shuffle.block_size(128))
-//   cascade::cuda.on(stream).with_memory(resource)   temporaries from `resource`
+//   cascade::device                   GPU, automatic strategy, default stream
+//   cascade::device.on(stream)        GPU, stream-ordered on `stream`
+//   cascade::device.with(cascade::strategy::unroll_last_warp)
+//   cascade::device.with(cascade::strategy::warp_shuffle.block_size(128))
+//
+// cascade::device is the GPU policy's name (Thrust's word for it);
+// cascade::cuda is the same object under its first name. After
+// `using namespace cascade;` a bare `cuda` is ambiguous with the namespace
+// ::cuda (libcu++), a bare `device` is not.
+//
+//   cascade::device.on(stream).with_memory(resource)   temporaries from `resource`
 //
 // .on() takes a cudaStream_t or a cuda::stream_ref (and so a cuda::stream).
 // .with_memory(r) takes a stream-ordered memory resource by reference (it must
@@ -116,7 +122,7 @@ class cuda_policy {
   template <class S>
   constexpr cuda_policy<S> with(S s) const {
     static_assert(strategy::is_strategy<S>::value,
-                  "cascade::cuda.with(s): s must be one of the tags in cascade::strategy");
+                  "cascade::device.with(s): s must be one of the tags in cascade::strategy");
     return {stream_, s, memory_};
   }
 
@@ -137,7 +143,8 @@ class cuda_policy {
   detail::memory_ref memory_{};
 };
 
-inline constexpr cuda_policy<> cuda{};
+inline constexpr cuda_policy<> device{};
+inline constexpr cuda_policy<> cuda{};  // the same policy; see the top of this file
 
 template <class P>
 struct is_cuda_policy : std::false_type {};

@@ -13,7 +13,15 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
+// std::plus and its kin without the rest of <functional>, which in
+// libstdc++'s C++17 mode brings std::function, <unordered_map> and the
+// searchers: about 13,000 preprocessed lines in every program (see
+// scripts/compile-time).
+#if __has_include(<bits/stl_function.h>)
+#include <bits/stl_function.h>
+#else
 #include <functional>
+#endif
 #include <type_traits>
 
 namespace cascade {
@@ -226,6 +234,52 @@ __host__ __device__ constexpr T identity_of(const monoid_t<Op, U>& m) {
 template <class T, class Op>
 __host__ __device__ constexpr T identity_of(const commutative_t<Op>& c) {
   return identity_of<T>(c.op);
+}
+
+// The operator a GPU policy runs: the std:: functors become their cuda::std::
+// twins, also inside monoid and commutative; any other operator is itself.
+// std::plus<T>::operator() is a host function (nvcc would need
+// --expt-relaxed-constexpr to call it in a kernel); the twins compute the
+// same and have the same identities and commutativity (see family above).
+template <class Op>
+constexpr const Op& device_operator(const Op& op) {
+  return op;
+}
+template <class U>
+constexpr ::cuda::std::plus<U> device_operator(const std::plus<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::multiplies<U> device_operator(const std::multiplies<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::bit_and<U> device_operator(const std::bit_and<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::bit_or<U> device_operator(const std::bit_or<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::bit_xor<U> device_operator(const std::bit_xor<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::logical_and<U> device_operator(const std::logical_and<U>&) {
+  return {};
+}
+template <class U>
+constexpr ::cuda::std::logical_or<U> device_operator(const std::logical_or<U>&) {
+  return {};
+}
+template <class Op, class T>
+constexpr auto device_operator(const monoid_t<Op, T>& m) {
+  return monoid(device_operator(m.op), m.identity);
+}
+template <class Op>
+constexpr auto device_operator(const commutative_t<Op>& c) {
+  return commutative(device_operator(c.op));
 }
 
 }  // namespace detail

@@ -22,12 +22,20 @@
 
 namespace cascade {
 
+// A first argument that is no cascade policy stops at one message: the
+// failing branch goes no further (no follow-on errors from below).
 template <class Policy, class It, class OutIt, class BinaryOp>
 OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, BinaryOp op) {
-  static_assert(is_execution_policy_v<Policy>, "cascade::inclusive_scan: the first argument must be a cascade policy");
-  using acc_t = detail::value_t<It>;
-  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<acc_t>{acc_t{}, false, false},
-                      "cascade::inclusive_scan");
+  if constexpr (!is_execution_policy_v<Policy>) {
+    static_assert(is_execution_policy_v<Policy>,
+                  "cascade::inclusive_scan: the first argument must be a cascade policy (cascade::seq, "
+                  "cascade::par, cascade::device); a thrust:: or std:: policy is not one");
+    return d_first;
+  } else {
+    using acc_t = detail::value_t<It>;
+    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<acc_t>{acc_t{}, false, false},
+                        "cascade::inclusive_scan");
+  }
 }
 
 template <class Policy, class It, class OutIt>
@@ -37,16 +45,28 @@ OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first) {
 
 template <class Policy, class It, class OutIt, class BinaryOp, class T>
 OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, BinaryOp op, T init) {
-  static_assert(is_execution_policy_v<Policy>, "cascade::inclusive_scan: the first argument must be a cascade policy");
-  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, false},
-                      "cascade::inclusive_scan");
+  if constexpr (!is_execution_policy_v<Policy>) {
+    static_assert(is_execution_policy_v<Policy>,
+                  "cascade::inclusive_scan: the first argument must be a cascade policy (cascade::seq, "
+                  "cascade::par, cascade::device); a thrust:: or std:: policy is not one");
+    return d_first;
+  } else {
+    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, false},
+                        "cascade::inclusive_scan");
+  }
 }
 
 template <class Policy, class It, class OutIt, class T, class BinaryOp>
 OutIt exclusive_scan(const Policy& policy, It first, It last, OutIt d_first, T init, BinaryOp op) {
-  static_assert(is_execution_policy_v<Policy>, "cascade::exclusive_scan: the first argument must be a cascade policy");
-  return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, true},
-                      "cascade::exclusive_scan");
+  if constexpr (!is_execution_policy_v<Policy>) {
+    static_assert(is_execution_policy_v<Policy>,
+                  "cascade::exclusive_scan: the first argument must be a cascade policy (cascade::seq, "
+                  "cascade::par, cascade::device); a thrust:: or std:: policy is not one");
+    return d_first;
+  } else {
+    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, true},
+                        "cascade::exclusive_scan");
+  }
 }
 
 template <class Policy, class It, class OutIt, class T>

@@ -67,6 +67,68 @@ TEST_F(Api, ScanOverloadsUsePlus) {
   EXPECT_EQ(to_host(out), want);
 }
 
+// reduce_into's short forms, as reduce has them: plus, then also init = V{}.
+TEST_F(Api, ReduceIntoShortForms) {
+  const std::vector<int> h = random_input<int, plus>(100003, 17);
+  const auto d = to_device(h);
+  thrust::device_vector<int> out(1);
+  poison(out);
+  cascade::reduce_into(cascade::device, d.begin(), d.end(), out.begin());
+  EXPECT_EQ(to_host(out)[0], cub_reduce(d, 0, plus{}));
+  poison(out);
+  cascade::reduce_into(cascade::device, d.begin(), d.end(), out.begin(), 7);
+  EXPECT_EQ(to_host(out)[0], cub_reduce(d, 7, plus{}));
+  // The accumulator is init's type; raw pointers on a stream.
+  thrust::device_vector<long long> wide(1);
+  poison(wide);
+  cascade::reduce_into(cascade::device.on(cudaStreamPerThread), d.data().get(), d.data().get() + d.size(),
+                       wide.data().get(), 5ll);
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(cudaStreamPerThread));
+  EXPECT_EQ(to_host(wide)[0], std::accumulate(h.begin(), h.end(), 5ll));
+  poison(out);
+  cascade::reduce_into(cascade::device, d.begin(), d.begin(), out.begin());  // empty: V{}
+  EXPECT_EQ(to_host(out)[0], 0);
+}
+
+// The names: cascade::device is the GPU policy, cascade::cuda the same one;
+// after `using namespace cascade;` a bare `device` is not ambiguous.
+int sum_with_bare_names(const thrust::device_vector<int>& d) {
+  using namespace cascade;
+  return reduce(device, d.begin(), d.end(), 0);
+}
+TEST_F(Api, DeviceIsTheGpuPolicyAndCudaItsOtherName) {
+  static_assert(std::is_same_v<decltype(cascade::device), decltype(cascade::cuda)>);
+  const std::vector<int> h = random_input<int, plus>(70001, 18);
+  const auto d = to_device(h);
+  const int want = cub_reduce(d, 0, plus{});
+  EXPECT_EQ(sum_with_bare_names(d), want);
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0), want);
+}
+
+// The std:: functors run on the GPU as their cuda::std:: twins (no
+// --expt-relaxed-constexpr needed in a user's build), with their identities
+// known to the strategies that pad.
+TEST_F(Api, StdFunctorsOnTheGpu) {
+  const std::vector<int> h = random_input<int, plus>(70001, 19);
+  const auto d = to_device(h);
+  EXPECT_EQ(cascade::reduce(cascade::device, d.begin(), d.end(), 3, std::plus<int>{}), cub_reduce(d, 3, plus{}));
+  EXPECT_EQ(cascade::reduce(cascade::device, d.begin(), d.end(), 3, std::bit_xor<>{}), cub_reduce(d, 3, bit_xor{}));
+  EXPECT_EQ(cascade::reduce(cascade::device.with(cascade::strategy::interleaved_divergent), d.begin(), d.end(), 3,
+                            std::plus<int>{}),
+            cub_reduce(d, 3, plus{}));
+  const std::vector<int> small = random_input<int, multiplies>(70001, 20);
+  const auto ds = to_device(small);
+  EXPECT_EQ(cascade::reduce(cascade::device, ds.begin(), ds.end(), 1, cascade::monoid(std::multiplies<int>{}, 1)),
+            cub_reduce(ds, 1, multiplies{}));
+  thrust::device_vector<int> out(h.size());
+  poison(out);
+  cascade::inclusive_scan(cascade::device, d.begin(), d.end(), out.begin(), std::plus<int>{});
+  EXPECT_EQ(to_host(out), cub_scan(d, scan_kind::inclusive, 0, plus{}));
+  poison(out);
+  cascade::exclusive_scan(cascade::device, d.begin(), d.end(), out.begin(), 5, std::bit_xor<int>{});
+  EXPECT_EQ(to_host(out), cub_scan(d, scan_kind::exclusive, 5, bit_xor{}));
+}
+
 TEST_F(Api, CountingAndTransformIterators) {
   const std::int64_t n = (1 << 24) + 3;
   thrust::counting_iterator<std::int64_t> count(0);

@@ -35,6 +35,12 @@ TYPED_TEST(HostPolicy, ReduceMatchesStdReduce) {
     std::int64_t into = -1;
     cascade::reduce_into(policy, v.begin(), v.end(), &into, std::int64_t{0}, std::plus<>{});
     EXPECT_EQ(into, std::reduce(v.begin(), v.end()));
+    into = -1;  // the short forms: plus, then also init = V{}
+    cascade::reduce_into(policy, v.begin(), v.end(), &into, std::int64_t{7});
+    EXPECT_EQ(into, std::reduce(v.begin(), v.end(), std::int64_t{7})) << n;
+    into = -1;
+    cascade::reduce_into(policy, v.begin(), v.end(), &into);
+    EXPECT_EQ(into, std::reduce(v.begin(), v.end())) << n;
   }
 }
 

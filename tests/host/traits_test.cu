@@ -117,5 +117,25 @@ TEST(Traits, MonoidAndCommutativeForwardTheOperator) {
             (compose{}(affine{2, 1}, affine{3, 0})));
 }
 
+// What a GPU policy runs for the std:: functors: their cuda::std:: twins
+// (std's operator() is a host function), inside monoid and commutative too;
+// other operators pass through untouched.
+TEST(Traits, StdFunctorsRunAsTheirCudaStdTwins) {
+  using cascade::detail::device_operator;
+  static_assert(std::is_same_v<decltype(device_operator(std::plus<int>{})), cuda::std::plus<int>>);
+  static_assert(std::is_same_v<decltype(device_operator(std::bit_xor<>{})), cuda::std::bit_xor<>>);
+  static_assert(std::is_same_v<decltype(device_operator(cascade::monoid(std::multiplies<long>{}, 1l))),
+                               cascade::monoid_t<cuda::std::multiplies<long>, long>>);
+  static_assert(std::is_same_v<decltype(device_operator(cascade::commutative(std::logical_or<bool>{}))),
+                               cascade::commutative_t<cuda::std::logical_or<bool>>>);
+  static_assert(std::is_same_v<decltype(device_operator(compose{})), const compose&>);
+  EXPECT_EQ(device_operator(std::plus<int>{})(2, 3), 5);
+  EXPECT_EQ(device_operator(std::bit_and<unsigned>{})(6u, 3u), 2u);
+  const auto m = device_operator(cascade::monoid(std::multiplies<int>{}, 1));
+  EXPECT_EQ(m(4, 5), 20);
+  EXPECT_EQ(m.identity, 1);
+  EXPECT_EQ(device_operator(compose{})(affine{2, 1}, affine{3, 0}), (compose{}(affine{2, 1}, affine{3, 0})));
+}
+
 }  // namespace
 }  // namespace cascade_test
