@@ -95,6 +95,8 @@ struct tile_status {
   __host__ __device__ static tile_status at(void* word_memory, void*, epoch_word epoch) {
     return {static_cast<word_t*>(word_memory), epoch};
   }
+  // The words after the first `count`: a second array of one launch's words.
+  __host__ __device__ tile_status after(offset_t count) const { return {words + count, epoch}; }
 
   __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
     bits_t bits = 0;
@@ -131,6 +133,7 @@ struct tile_status<AccT, status_layout::split> {
   __host__ __device__ static tile_status at(void* word_memory, void* value_memory, epoch_word epoch) {
     return {static_cast<unsigned*>(word_memory), static_cast<slot*>(value_memory), epoch};
   }
+  __host__ __device__ tile_status after(offset_t count) const { return {tags + count, values + 2 * count, epoch}; }
 
   __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
     values[2 * tile + (state == tile_prefix)].value = value;

@@ -1,23 +1,36 @@
 #pragma once
-// Single-pass scan with decoupled look-back (Merrill & Garland 2016).
+// Single-pass scan with decoupled look-back (Merrill & Garland 2016): the
+// engine that the named strategy and the automatic scan share.
 //
 // Block b scans tile b: it loads the tile, scans it, publishes its aggregate,
-// and its first warp looks back over windows of 32 predecessors, combining
-// their aggregates in order until it meets one that has published its
-// inclusive prefix. The tile then publishes its own inclusive prefix and
-// writes its outputs. Small inputs are scanned by a single block that carries
-// the prefix from tile to tile: one launch, no status. Larger inputs of 4-
-// and 8-byte values keep each tile in shared memory, moved by bulk copies,
-// instead of in registers through the look-back (shared_tile.cuh): more
-// tiles per SM.
+// and its first warp finds the tile's prefix from its predecessors' status
+// words, by a prefix rule; the tile then writes its outputs. Rules:
+// - nearest_prefix (here, the named strategy decoupled_lookback, the
+//   textbook): look back over windows of 32 predecessors, combining their
+//   aggregates in order until one has published its inclusive prefix, then
+//   publish the tile's own. Which prefix a tile meets depends on timing, so
+//   the association of the operator, and a float result's bits, do too.
+// - group_prefix (reproducible_lookback.cuh, the automatic scan): every
+//   prefix a function of the tile index only.
+// Small inputs are scanned by a single block that carries the prefix from
+// tile to tile: one launch, no status. Larger inputs of 4- and 8-byte values
+// between 16-byte aligned arrays keep each tile in shared memory (bulk copies
+// on sm_90, the threads' own copies before) instead of in registers through
+// the look-back (shared_tile.cuh): more tiles per SM. The tile's shape, and
+// so its combination tree, depends on the value type and N only, never on
+// where the tile lives, the pointers' alignment or the architecture.
 //
 // Progress never depends on the order in which the hardware runs blocks: a
 // predecessor that has published nothing after a while may not be running
 // at all (its SM slots held by successors waiting for it), so the waiting
 // warp reads that tile's inputs and reduces them itself, with the tree the
 // tile's own block uses, so the value and its bits are the same either way
-// (Levien's fallback for portable look-back scans). Tiles need no atomic
-// ticket, so a block's first loads start at once.
+// (Levien's fallback for portable look-back scans). Its contract: a tile
+// publishes its aggregate before it writes any output, so a tile whose
+// aggregate is not yet published has not overwritten its inputs; the
+// recomputation reads them while that tile may start writing, which an
+// in-place scan must take into account. Tiles need no atomic ticket, so a
+// block's first loads start at once.
 
 #include <cascade/detail/scan/algorithm.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
@@ -42,6 +55,20 @@
 
 namespace cascade::detail::decoupled_lookback {
 
+// The back-off between polls: none on small grids, where every wait is latency.
+template <class Tuning>
+__device__ __forceinline__ unsigned spin_nanoseconds() {
+  return gridDim.x >= Tuning::paced_grid ? Tuning::spin_nanoseconds : 0;
+}
+
+// Gives the predecessors time to publish before the first poll: polls are
+// L2 traffic that competes with the data, which matters only when many
+// tiles are in flight.
+template <class Tuning>
+__device__ __forceinline__ void pace_first_poll() {
+  if (Tuning::first_poll_delay_ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(Tuning::first_poll_delay_ns);
+}
+
 // The first warp of tile `tile` (> 0) finds the combination of every element
 // before the tile, init included; every lane returns it. Each round polls
 // Tuning::lookback_windows windows of 32 predecessors at once (the nearest
@@ -54,7 +81,7 @@ __device__ AccT look_back(const Status& status, offset_t tile, const maybe<AccT>
                           Recompute aggregate_of) {
   constexpr int windows = Tuning::lookback_windows;
   const int lane = lane_id();
-  const unsigned spin_ns = gridDim.x >= Tuning::paced_grid ? Tuning::spin_nanoseconds : 0;
+  const unsigned spin_ns = spin_nanoseconds<Tuning>();
   maybe<AccT> exclusive{};
   exclusive.has = false;
   for (offset_t end = tile;; end -= windows * kWarpThreads) {
@@ -100,6 +127,30 @@ __device__ AccT look_back(const Status& status, offset_t tile, const maybe<AccT>
   }
 }
 
+// The textbook rule: publish the aggregate, look back to the nearest
+// inclusive prefix (look_back), publish the tile's own inclusive prefix.
+// Called by the tile's first warp; returns the tile's exclusive prefix
+// (init included; none for tile 0 without init).
+struct nearest_prefix {
+  static constexpr offset_t status_words(offset_t tiles) { return tiles; }
+  template <class Tuning>
+  static constexpr offset_t single_block_tiles = Tuning::single_block_tiles;
+
+  template <class Tuning, class Status, class AccT, class Op, class Recompute>
+  __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate,
+                                            const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+    if (tile == 0) {
+      if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
+      return init;
+    }
+    if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
+    pace_first_poll<Tuning>();
+    const AccT exclusive = look_back<Tuning, Status, AccT>(status, tile, init, op, aggregate_of);
+    if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
+    return {exclusive, true};
+  }
+};
+
 // Which tile block b scans: b, or (for the progress test only) the reverse,
 // so that the successors run first.
 template <class Tuning>
@@ -136,6 +187,14 @@ inline constexpr bool shared_tiles_v =
     std::is_pointer_v<OutIt> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<InIt>>, AccT> &&
     std::is_same_v<std::remove_pointer_t<OutIt>, AccT>;
 
+// The blocks per SM that __launch_bounds__ allows: a shape chosen for
+// shared tiles may give its register-tile kernel (misaligned arrays, other
+// iterators) fewer, since those hold the tile in registers.
+template <class Tuning, bool SharedTiles>
+inline constexpr int blocks_per_sm_v =
+    !SharedTiles && Tuning::register_tile_blocks_per_sm > 0 ? Tuning::register_tile_blocks_per_sm
+                                                            : Tuning::min_blocks_per_sm;
+
 // A block's shared memory: the register path's, or (only one is used per
 // block) the shared tile's.
 template <class Tuning, class AccT, bool SharedTiles>
@@ -146,17 +205,16 @@ union kernel_storage {
       shared;
 };
 
-template <class Tuning, class InIt, class OutIt, class AccT, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+template <class Tuning, class Rule, bool SharedTiles, class InIt, class OutIt, class AccT, class Op>
+__global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning, SharedTiles>))
     kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, tile_status<AccT> status, Op op) {
   constexpr int threads = Tuning::block_threads;
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
-  constexpr bool shared_tiles = shared_tiles_v<Tuning, InIt, OutIt, AccT>;
-  __shared__ kernel_storage<Tuning, AccT, shared_tiles> storage;
+  __shared__ kernel_storage<Tuning, AccT, SharedTiles> storage;
   const maybe<AccT> init{mode.init, mode.has_init};
 
-  if (!shared_tiles && gridDim.x == 1) {
+  if (!SharedTiles && gridDim.x == 1) {
     // One block: tiles in order, the prefix carried from each to the next
     // (run_tuned sends shared tiles through the status path even then).
     maybe<AccT> carry = init;
@@ -174,99 +232,84 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
   auto prefix = [&](const AccT& aggregate, auto& s) -> maybe<AccT> {
     if (threadIdx.x < kWarpThreads) {
-      maybe<AccT> p = init;
-      if (tile == 0) {
-        if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
-      } else {
-        if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
-        // Give the predecessors time to publish before polling: polls are
-        // L2 traffic that competes with the data, which matters only when
-        // many tiles are in flight.
-        if (Tuning::first_poll_delay_ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(Tuning::first_poll_delay_ns);
-        const AccT exclusive = look_back<Tuning, tile_status<AccT>, AccT>(status, tile, init, op, [&](offset_t t) {
-          return warp_tile_aggregate<threads, items, AccT>(in, t * tile_items, op);
-        });
-        p = {exclusive, true};
-        if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
-      }
+      const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate, init, op, [&](offset_t t) {
+        return warp_tile_aggregate<threads, items, AccT>(in, t * tile_items, op);
+      });
       if (threadIdx.x == 0) s.prefix[0] = p;
     }
     __syncthreads();
     return s.prefix[0];
   };
-  if constexpr (shared_tiles) {
-    // run() sends only 16-byte aligned arrays, and only on sm_90 and later.
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (
-      if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);
-      storage.shared.tile.load_rest(in + base, valid);
-      prefetch_tile<Tuning, tile_items>(in, n, tile);
-      __syncthreads();  // the tile's barrier is armed, its last values written
-      scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
-      return;
-    ))
+  if constexpr (SharedTiles) {
+    // run_tuned sends only 16-byte aligned arrays.
+    NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90,
+                      (if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);),
+                      (storage.shared.tile.copy_in(in + base, valid);))
+    storage.shared.tile.load_rest(in + base, valid);
+    prefetch_tile<Tuning, tile_items>(in, n, tile);
+    __syncthreads();  // the tile's barrier is armed, its last values written
+    scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
+  } else {
+    prefetch_tile<Tuning, tile_items>(in, n, tile);
+    scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
   }
-  prefetch_tile<Tuning, tile_items>(in, n, tile);
-  scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
 }
 
-template <class Tuning, class InIt, class OutIt, class AccT, class Op>
+template <class Tuning, class Rule, bool SharedTiles, class InIt, class OutIt, class AccT, class Op>
+void launch_tiles(InIt in, offset_t n, OutIt out, offset_t tiles, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
+  auto* k = kernel<Tuning, Rule, SharedTiles, InIt, OutIt, AccT, Op>;
+  const stream_place at = place_of(stream);
+  if (!SharedTiles && tiles <= Rule::template single_block_tiles<Tuning>) {
+    launch(at, k, 1, Tuning::block_threads, "cascade look-back scan kernel (single block)", in, out, n, mode,
+           tile_status<AccT>{}, op);
+    return;
+  }
+  const launch_status<AccT> status(Rule::status_words(tiles), at);
+  launch(at, k, static_cast<unsigned>(tiles), Tuning::block_threads, "cascade look-back scan kernel", in, out, n,
+         mode, status.words(), op);
+}
+
+// One scan with the given tile shape and prefix rule: tiles in shared memory
+// where the shape allows them and the arrays are 16-byte aligned, else in
+// registers (the same combination tree either way).
+template <class Tuning, class Rule = nearest_prefix, class InIt, class OutIt, class AccT, class Op>
 void run_tuned(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
   constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
   const offset_t tiles = (n + tile_items - 1) / tile_items;
-  auto* k = kernel<Tuning, InIt, OutIt, AccT, Op>;
-  using status_t = tile_status<AccT>;
-
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade scan: the input needs more than 2^31 - 1 tiles");
   if (tiles == 0) return;
-  if (shared_tiles_v<Tuning, InIt, OutIt, AccT> && !(aligned16(in) && aligned16(out))) {
-    throw std::invalid_argument("cascade scan: tiles kept in shared memory need 16-byte aligned input and output");
+  if constexpr (shared_tiles_v<Tuning, InIt, OutIt, AccT>) {
+    if (aligned16(in) && aligned16(out)) return launch_tiles<Tuning, Rule, true>(in, n, out, tiles, mode, op, stream);
   }
-  const stream_place at = place_of(stream);
-  if (!shared_tiles_v<Tuning, InIt, OutIt, AccT> && tiles <= Tuning::single_block_tiles) {
-    launch(at, k, 1, Tuning::block_threads, "cascade decoupled look-back scan kernel (single block)", in, out, n, mode,
-           status_t{}, op);
-    return;
-  }
-  const launch_status<AccT> status(tiles, at);
-  launch(at, k, static_cast<unsigned>(tiles), Tuning::block_threads, "cascade decoupled look-back scan kernel", in,
-         out, n, mode, status.words(), op);
+  launch_tiles<Tuning, Rule, false>(in, n, out, tiles, mode, op, stream);
 }
 
-template <class InIt, class OutIt, class AccT, class Op>
+// The tile shape is chosen by the value type and N only (see the header).
+template <class Rule, class InIt, class OutIt, class AccT, class Op>
 void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
   if constexpr (lookback_scan_small_tuning<AccT>::max_items > 0) {
     if (n <= lookback_scan_small_tuning<AccT>::max_items) {
-      return run_tuned<lookback_scan_small_tuning<AccT>>(in, n, out, mode, op, stream);
+      return run_tuned<lookback_scan_small_tuning<AccT>, Rule>(in, n, out, mode, op, stream);
     }
   }
   using shared_tuning = lookback_scan_shared_tuning<AccT>;
-  if constexpr (shared_tiles_v<shared_tuning, InIt, OutIt, AccT>) {
-    if (n >= shared_tuning::min_items && aligned16(in) && aligned16(out) && has_bulk_copy()) {
-      return run_tuned<shared_tuning>(in, n, out, mode, op, stream);
-    }
+  if constexpr (shared_tuning::shared_tiles) {
+    if (n >= shared_tuning::min_items) return run_tuned<shared_tuning, Rule>(in, n, out, mode, op, stream);
   }
-  run_tuned<lookback_scan_tuning<AccT>>(in, n, out, mode, op, stream);
+  run_tuned<lookback_scan_tuning<AccT>, Rule>(in, n, out, mode, op, stream);
 }
 
 }  // namespace cascade::detail::decoupled_lookback
 
 namespace cascade::detail {
 
-// The look-back scan, by name and (for now) as the automatic scan.
+// The textbook look-back, by name (its bits may differ from run to run).
 template <>
 struct scan_algorithm<strategy::decoupled_lookback_t> {
   template <class InIt, class OutIt, class AccT, class Op>
   static void run(strategy::decoupled_lookback_t, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op,
                   cudaStream_t stream) {
-    decoupled_lookback::run(in, n, out, mode, op, stream);
-  }
-};
-template <>
-struct scan_algorithm<strategy::automatic_t> {
-  template <class InIt, class OutIt, class AccT, class Op>
-  static void run(strategy::automatic_t, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op,
-                  cudaStream_t stream) {
-    decoupled_lookback::run(in, n, out, mode, op, stream);
+    decoupled_lookback::run<decoupled_lookback::nearest_prefix>(in, n, out, mode, op, stream);
   }
 };
 

@@ -1,7 +1,11 @@
 #pragma once
-// Tuning of the automatic (decoupled look-back) scan, as plain data per
-// accumulator size. Each number names the measurement that chose it; see
-// docs/performance.md.
+// Tuning of the look-back scans (the automatic scan and the named
+// decoupled_lookback share the engine; see scan/decoupled_lookback.cuh), as
+// plain data per accumulator size. Each number names the measurement that
+// chose it; see docs/performance.md. The tile shapes are the same on every
+// architecture: a tile's shape is its combination tree, which the automatic
+// scan's bits depend on. What differs by architecture is how tiles move:
+// bulk copies on sm_90, the threads' own 16-byte copies before.
 
 #include <cascade/detail/primitives/tile_scan.cuh>
 
@@ -29,6 +33,10 @@ struct lookback_scan_tuning {
     return threads;
   }();
   static constexpr int min_blocks_per_sm = sizeof(AccT) <= 4 ? 8 : sizeof(AccT) <= 8 ? 5 : 1;
+  // The blocks per SM for the same shape in registers where a shape meant
+  // for shared tiles meets misaligned arrays or other iterators (0: as
+  // min_blocks_per_sm).
+  static constexpr int register_tile_blocks_per_sm = 0;
   // Inputs up to this many tiles are scanned by one block carrying the
   // prefix from tile to tile: one launch, no tile status.
   static constexpr int single_block_tiles = 1;
@@ -76,9 +84,9 @@ struct lookback_scan_tuning {
   static constexpr bool shared_tiles = false;
 };
 
-// 4- and 8-byte values between 16-byte aligned arrays of them, on sm_90 and
-// later: tiles that stay in shared memory through the look-back, moved by
-// bulk copies (shared_tile.cuh). With no registers holding items across the
+// 4- and 8-byte values between 16-byte aligned arrays of them: tiles that
+// stay in shared memory through the look-back, moved by bulk copies on sm_90
+// and by the threads' 16-byte copies before (shared_tile.cuh). With no registers holding items across the
 // look-back, 8 tiles of 20 KB (160 bytes per thread) fit on an SM. H100,
 // inclusive sum against CUB in one run: int32 at 2^26 / 2^28 (float alike),
 // register tiles 128 x 24 with 8 blocks 0.872 / 0.881; shared 128 x 24 with
@@ -100,6 +108,13 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
   // 0.812 -> 0.631, 2^24 0.894 -> 0.798, 2^26 0.876 -> 0.826, 2^27 0.882 ->
   // 0.831; int64 2^17 0.578 -> 0.547, 2^19 0.656 -> 0.597, 2^21 0.718 -> 0.598.
   static constexpr long long min_items = 1 << 17;
+  // The same 160 bytes per thread in registers (misaligned arrays, other
+  // iterators, which take this shape too so that their bits are the
+  // aligned arrays'): 4 blocks of 128 threads allow 128 registers (sm_90,
+  // float sum: 128 used, 12 bytes spilled; with 5 blocks 96 registers and
+  // 116 bytes spilled); as many items in flight per SM as 8 blocks of
+  // 128 x 24. Time to be measured.
+  static constexpr int register_tile_blocks_per_sm = 4;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:
