@@ -42,6 +42,16 @@ void run_pairs(cudaStream_t stream, offset_t n, Items items, Outputs outputs, sc
                                              index_output<Outputs, AccT>{outputs, 0}, mode, op, stream);
 }
 
+// Forms that wait for their stream cannot run while it is captured into a
+// graph: refused before anything is enqueued, so the capture goes on.
+inline void refuse_capture(cudaStream_t stream, const char* name, const char* why) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  check(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing");
+  if (capture != cudaStreamCaptureStatusNone) {
+    throw std::invalid_argument(std::string(name) + ": cannot be captured into a graph: " + why);
+  }
+}
+
 // ------------------------------------------------------------- keyed -------
 
 template <class S, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
@@ -99,6 +109,8 @@ std::pair<KeysOut, ValuesOut> cuda_reduce_by_key(const cuda_policy<S>& policy, K
                                                  ValueIt values, KeysOut keys_out, ValuesOut values_out, Pred pred,
                                                  Op op) {
   if (n == 0) return {keys_out, values_out};
+  refuse_capture(policy.stream(), "cascade::reduce_by_key",
+                 "it returns the run count on the host (reduce_by_key_into is stream-ordered)");
   offset_t* slot = result_slot::get<offset_t>();
   cuda_reduce_by_key_into<V>(policy, keys, n, values, keys_out, values_out, slot, pred, op, "cascade::reduce_by_key");
   check(cudaStreamSynchronize(policy.stream()), "cudaStreamSynchronize");
@@ -122,11 +134,14 @@ __global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, off
 }
 
 // offsets[0] and offsets[segments]: the range of items, which sizes the
-// grid, read back to the host (the offsets forms wait for this read).
-// Offsets that end before they begin are refused here, before any write.
+// grid, read back to the host (the offsets forms wait for this read, so a
+// stream being captured into a graph is refused before anything is
+// enqueued, and its capture goes on). Offsets that end before they begin
+// are refused here, before any write.
 template <class OffsetIt>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const char* name) {
+  refuse_capture(stream, name, "the offsets forms read the item count back to the host (the fixed-size and keyed forms can be captured)");
   offset_t* ends = result_slot::get<offset_t[2]>()[0];
   read_offset_ends_kernel<<<1, 1, 0, stream>>>(offsets, segments, ends);
   check_launch("cascade read-offsets kernel");
