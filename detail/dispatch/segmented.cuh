@@ -141,7 +141,9 @@ __global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, off
 template <class OffsetIt>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const char* name) {
-  refuse_capture(stream, name, "the offsets forms read the item count back to the host (the fixed-size and keyed forms can be captured)");
+  refuse_capture(stream, name,
+                 "the offsets forms read the item count back to the host (the fixed-size and keyed forms can be "
+                 "captured)");
   offset_t* ends = result_slot::get<offset_t[2]>()[0];
   read_offset_ends_kernel<<<1, 1, 0, stream>>>(offsets, segments, ends);
   check_launch("cascade read-offsets kernel");

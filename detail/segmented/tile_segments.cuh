@@ -113,7 +113,8 @@ __device__ staged_segments<Segments, TileItems> stage_segments(
   const Id first = s.first, last = s.last;
   const int begins = Segments::stage_begins ? int(min_of<Id>(last - first + 2, Id(s.capacity))) : 0;
   for (int k = threadIdx.x; k < begins; k += blockDim.x) {
-    s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(segs.begin(first + Id(k)) - base + 1, 0, TileItems + 2));
+    const offset_t b = segs.begin(first + Id(k)) - base + 1;
+    s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(b, 0, TileItems + 2));
   }
   if (threadIdx.x == 0) {
     s.base = base;

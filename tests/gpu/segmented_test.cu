@@ -434,7 +434,8 @@ TEST_F(Segmented, MoreThan2To31Items) {
   cascade::segmented_reduce(cascade::cuda, values, values + n, kLength, sums.begin(), std::int32_t{3}, plus{});
   expect_equal(to_host(sums), want);
   poison(sums);
-  cascade::segmented_reduce(cascade::cuda, values, offsets, offsets + segments + 1, sums.begin(), std::int32_t{3}, plus{});
+  cascade::segmented_reduce(cascade::cuda, values, offsets, offsets + segments + 1, sums.begin(), std::int32_t{3},
+                            plus{});
   expect_equal(to_host(sums), want);
 
   thrust::device_vector<std::int64_t> keys_out(segments);
@@ -456,7 +457,8 @@ TEST_F(Segmented, MoreThan2To31Items) {
   cascade::segmented_inclusive_scan(cascade::cuda, values, offsets, offsets + segments + 1, out.begin());
   EXPECT_EQ(wrong(0, false), 0) << "segmented_inclusive_scan";
   poison(out);
-  cascade::segmented_exclusive_scan(cascade::cuda, values, offsets, offsets + segments + 1, out.begin(), std::int32_t{2});
+  cascade::segmented_exclusive_scan(cascade::cuda, values, offsets, offsets + segments + 1, out.begin(),
+                                    std::int32_t{2});
   EXPECT_EQ(wrong(2, true), 0) << "segmented_exclusive_scan";
   poison(out);
   cascade::exclusive_scan_by_key(cascade::cuda, keys, keys + n, values, out.begin(), std::int32_t{1});
@@ -499,7 +501,8 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   const auto d_v = to_device(v);
   const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
   const std::int64_t segments = runs.size() - 1, size = 1000;
-  thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n), fixed((n + size - 1) / size);
+  thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
+  thrust::device_vector<std::int32_t> fixed((n + size - 1) / size);
   thrust::device_vector<std::int64_t> count(1);
 
   cudaGraph_t graph;
