@@ -11,6 +11,11 @@ its time ratio to CUB (below 1: faster than CUB).
   report.py results.json --ratio-table       cascade/cub time ratios only: rows n, columns types
   report.py results.json --plot gbps.png     GB/s against n (needs matplotlib)
 
+Keyed and segmented algorithms (names <algorithm>/<impl>/<type>/<n>/<shape>)
+get one table per algorithm, type and n: rows are shapes, columns each
+implementation's time, cascade's time ratio to CUB and its share of the copy
+limit (copy_limit time / cascade time, the bytes it must move).
+
 Python 3 standard library only; matplotlib is needed for --plot alone.
 """
 
@@ -31,6 +36,9 @@ LIMIT_OF = {"reduce": "read_limit", "inclusive_scan": "copy_limit", "exclusive_s
 LIMIT_OF.update({a: "read_limit" for a in FAMILY if a not in LIMIT_OF})
 BASELINE = "cub"
 METRICS = ["time", "gbps", "limit", "ratio"]
+SEGMENTED = ["segmented_reduce", "segmented_reduce_fixed", "reduce_by_key", "inclusive_scan_by_key",
+             "exclusive_scan_by_key", "segmented_inclusive_scan"]
+SHAPES = ["len1", "len4", "len16", "len64", "len256", "len4096", "len65536", "len4194304", "powerlaw", "halfempty"]
 TO_MICROSECONDS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
@@ -50,10 +58,15 @@ class Result:
 
 
 def parse_name(name):
-    """(algorithm, implementation, type, n) from '<algorithm>/<impl>/<type>/<n>[/decorations]'."""
+    """(algorithm, implementation, type, n) from '<algorithm>/<impl>/<type>/<n>[/decorations]';
+    the keyed and segmented algorithms' keys end with their shape."""
     parts = name.split("/")
     if len(parts) < 4 or not parts[3].isdigit():
         return None
+    if parts[0] in SEGMENTED:
+        if len(parts) < 5:
+            return None
+        return parts[0], parts[1], parts[2], int(parts[3]), parts[4]
     return parts[0], parts[1], parts[2], int(parts[3])
 
 
@@ -221,6 +234,24 @@ def ratio_table(results, algorithm, impl, types, markdown):
                   markdown)
 
 
+def segmented_table(results, algorithm, type_name, n, markdown):
+    """Rows shapes; each implementation's time, cascade / CUB and cascade's % of the copy limit."""
+    shapes = ordered({k[4] for k in results if k[:4] == (algorithm, k[1], type_name, n)}, SHAPES)
+    impls = impl_order({k[1] for k in results if (k[0], k[2], k[3]) == (algorithm, type_name, n)})
+    if not shapes:
+        return None
+    header = ["shape"] + [f"{i} us" for i in impls] + ["cascade/cub", "cascade % copy"]
+    rows = []
+    for shape in shapes:
+        get = lambda impl: results.get((algorithm, impl, type_name, n, shape))
+        row = [shape] + [fmt_time(get(i).time_us) if get(i) else "-" for i in impls]
+        mine, cub, copy = get("cascade"), get(BASELINE), get("copy_limit")
+        row.append(fmt_ratio(mine.time_us / cub.time_us) if mine and cub else "-")
+        row.append(f"{100.0 * copy.time_us / mine.time_us:.1f}%" if mine and copy else "-")
+        rows.append(row)
+    return render(f"{algorithm} / {type_name} / n = {n}", header, rows, markdown)
+
+
 def import_pyplot():
     try:
         import matplotlib
@@ -277,7 +308,9 @@ def main():
         print(f"report.py: {args.json} does not exist: no results to report")
         return
     results, context, errors = load(args.json)
-    if not results and not errors:
+    shaped = {k: r for k, r in results.items() if len(k) == 5}
+    results = {k: r for k, r in results.items() if len(k) == 4}
+    if not results and not shaped and not errors:
         sys.exit(f"report.py: no cascade_bench results in {args.json}")
 
     def subset(option, present, preferred):
@@ -310,6 +343,17 @@ def main():
             present = [i for i in impls if any(k[:3] == (algorithm, i, type_name) for k in results)]
             if present:
                 print(detail_table(results, algorithm, type_name, present, metrics, args.markdown))
+
+    for algorithm in ordered({k[0] for k in shaped}, SEGMENTED):
+        if args.algorithms and algorithm not in args.algorithms.split(","):
+            continue
+        for type_name in ordered({k[2] for k in shaped if k[0] == algorithm}, TYPES):
+            if args.types and type_name not in args.types.split(","):
+                continue
+            for n in sorted({k[3] for k in shaped if k[0] == algorithm and k[2] == type_name}):
+                table = segmented_table(shaped, algorithm, type_name, n, args.markdown)
+                if table:
+                    print(table)
 
     for name, message in errors:
         print(f"failed: {name}: {message}", file=sys.stderr)

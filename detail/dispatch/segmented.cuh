@@ -127,8 +127,10 @@ __global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, off
 }
 
 // offsets[0] and offsets[segments]: the range of items, which sizes the
-// grid, read back to the host (the offsets forms wait for this read).
-// Offsets that end before they begin are refused here, before any write.
+// grid, read back to the host (the offsets forms wait for this read, so a
+// stream being captured into a graph is refused before anything is
+// enqueued, and its capture goes on). Offsets that end before they begin
+// are refused here, before any write.
 template <class OffsetIt>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const device_context& at, const char* name) {

@@ -31,11 +31,16 @@
 // recomputation reads them while that tile may start writing, which an
 // in-place scan must take into account. Tiles need no atomic ticket, so a
 // block's first loads start at once.
+//
+// An input may stage what its tile's items share in shared memory before
+// they are read (tile_staging.cuh: a segmented input's boundaries, found
+// once per tile); plain iterators stage nothing.
 
 #include <cascade/detail/scan/algorithm.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/primitives/tile_status.cuh>
+#include <cascade/detail/primitives/tile_staging.cuh>
 #include <cascade/detail/tuning/scan.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
@@ -228,6 +233,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
   __shared__ kernel_storage<Tuning, AccT, SharedTiles> storage;
+  // What an input stages per tile (tile_staging.cuh; nothing for plain iterators).
+  using staging = tile_staging<InIt, tile_items>;
+  __shared__ typename staging::storage staged;
   const maybe<AccT> init{mode.init, mode.has_init};
 
   // Only kernels that launch_tiles may launch as one block carry that path
@@ -239,7 +247,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
       maybe<AccT> carry = init;
       for (offset_t base = 0; base < n; base += tile_items) {
         const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-        const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op,
+        const auto tile_in = staging::stage(in, base, valid, staged);
+        const auto tile_out = tile_output_view<OutIt, typename staging::storage>::view(out, staged);
+        const AccT aggregate = scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op,
                                                                      storage.registers,
                                                                      [&](const AccT&, auto&) { return carry; });
         carry = then(carry, aggregate, op);
@@ -283,6 +293,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
     return s.prefix[0];
   };
   if constexpr (SharedTiles) {
+    static_assert(!staging::staged, "shared tiles take arrays only");
     // run_tuned sends only 16-byte aligned arrays.
     NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90,
                       (if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);),
@@ -293,7 +304,10 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
     scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
   } else {
     prefetch_tile<Tuning, tile_items>(in, n, tile);
-    scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers, prefix);
+    // The recomputation of a silent predecessor (prefix) reads `in` itself.
+    const auto tile_in = staging::stage(in, base, valid, staged);
+    const auto tile_out = tile_output_view<OutIt, typename staging::storage>::view(out, staged);
+    scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op, storage.registers, prefix);
   }
 }
 

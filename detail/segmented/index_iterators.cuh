@@ -6,8 +6,10 @@
 // any tile's items again, e.g. to recompute a silent predecessor's aggregate).
 // index_output<F>: storing x at position i calls f(i, x): the output policy
 // decides what, if anything, goes to memory (a value per item, or one per
-// segment end).
+// segment end). Where F stages per-tile data (F::tile_storage, F::stage;
+// F::view for outputs), the scan engine's tiles use it (tile_staging.cuh).
 
+#include <cascade/detail/primitives/tile_staging.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 #include <iterator>
@@ -50,6 +52,26 @@ struct index_output {
   __device__ proxy operator[](offset_t k) const { return {f, first + k}; }
   __device__ proxy operator*() const { return {f, first}; }
   __host__ __device__ index_output operator+(offset_t k) const { return {f, first + k}; }
+};
+
+// The tile [base, base + valid) of the input is F's items first + base on.
+template <class F, offset_t TileItems>
+struct tile_staging<index_input<F>, TileItems, std::void_t<typename F::template tile_storage<TileItems>>> {
+  static constexpr bool staged = true;
+  using storage = typename F::template tile_storage<TileItems>;
+  __device__ static auto stage(const index_input<F>& in, offset_t base, int valid, storage& s) {
+    const auto f = in.f.template stage<TileItems>(in.first + base, valid, s);
+    return index_input<std::remove_const_t<decltype(f)>>{f, in.first};
+  }
+};
+
+template <class F, class T, class Storage>
+struct tile_output_view<index_output<F, T>, Storage,
+                        std::void_t<decltype(std::declval<const F&>().view(std::declval<const Storage&>()))>> {
+  __device__ static auto view(const index_output<F, T>& out, const Storage& s) {
+    const auto f = out.f.view(s);
+    return index_output<std::remove_const_t<decltype(f)>, T>{f, out.first};
+  }
 };
 
 }  // namespace cascade::detail

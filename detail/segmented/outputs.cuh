@@ -2,7 +2,9 @@
 // Output policies: what a segmented algorithm writes when the scan engine
 // stores the scanned pair of item i (index_output). The scans write every
 // item; the reductions write only at segment ends, where the pair holds the
-// whole segment (and, for runs of keys, the run's index).
+// whole segment (and, for runs of keys, the run's index). Policies that test
+// segment starts or ends read what the tile's input staged (view: the keys,
+// or the segments and their begins) rather than the keys or offsets.
 
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/segmentations.cuh>
@@ -37,6 +39,10 @@ struct exclusive_run_values {
   __device__ void operator()(offset_t i, const headed<C, T>& x) const {
     out[i] = runs.head(i) ? init : static_cast<T>(op(init, x.value));
   }
+  template <class K, offset_t N>
+  __device__ auto view(const key_tile<K, N>& s) const {
+    return exclusive_run_values<OutIt, staged_runs<Runs, N>, T, Op>{out, {runs, runs.n, &s}, init, op};
+  }
 };
 template <class OutIt, class Segments, class T, class Op>
 struct exclusive_segment_values {
@@ -48,6 +54,11 @@ struct exclusive_segment_values {
   __device__ void operator()(offset_t i, const tagged<Id, T>& x) const {
     const bool head = i == 0 || i >= segments.begin(x.segment + 1);
     out[i] = head ? init : static_cast<T>(op(init, x.value));
+  }
+  template <class Id, offset_t N>
+  __device__ auto view(const segment_tile<Id, N>& s) const {
+    return exclusive_segment_values<OutIt, staged_segments<Segments, N>, T, Op>{out, {segments, segments.segments, &s},
+                                                                              init, op};
   }
 };
 
@@ -63,11 +74,16 @@ struct run_totals {
   template <class C, class V>
   __device__ void operator()(offset_t i, const headed<C, V>& x) const {
     const offset_t run = static_cast<offset_t>(x.heads) - 1;
-    if (runs.head(i)) keys_out[run] = runs.keys[i];
+    if (runs.head(i)) keys_out[run] = runs.key(i);
     if (runs.last(i)) {
       values_out[run] = x.value;
       if (i == runs.n - 1) *runs_out = run + 1;
     }
+  }
+  template <class K, offset_t N>
+  __device__ auto view(const key_tile<K, N>& s) const {
+    return run_totals<staged_runs<Runs, N>, KeysOut, ValuesOut, CountOut>{{runs, runs.n, &s}, keys_out, values_out,
+                                                                          runs_out};
   }
 };
 
@@ -90,6 +106,10 @@ struct segment_totals {
     if (i + 1 != segments.begin(j + 1)) return;
     out[j] = static_cast<T>(op(init, x.value));
     for (Id k = j + 1; k < segments.segments && segments.begin(k + 1) == i + 1; ++k) out[k] = init;
+  }
+  template <class Id, offset_t N>
+  __device__ auto view(const segment_tile<Id, N>& s) const {
+    return segment_totals<staged_segments<Segments, N>, OutIt, T, Op>{{segments, segments.segments, &s}, out, init, op};
   }
 };
 

@@ -4,17 +4,24 @@
 // size) say which segment an item is in and where each one begins. Positions
 // are relative to the first item the algorithm covers.
 
+#include <cascade/detail/segmented/tile_keys.cuh>
+#include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
 
 namespace cascade::detail {
 
-// Item i starts a run when i == 0 or !pred(keys[i - 1], keys[i]).
+// Item i starts a run when i == 0 or !pred(keys[i - 1], keys[i]). A tile
+// stages its keys (tile_keys.cuh) where they are small enough.
 template <class KeyIt, class Pred>
 struct key_runs {
+  using key_type = value_t<KeyIt>;
+  template <offset_t TileItems>
+  using tile_storage = key_tile_if_copyable<key_type, TileItems>;
   KeyIt keys;
   offset_t n;
   Pred pred;
+  __device__ key_type key(offset_t i) const { return keys[i]; }
   __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
   __device__ bool last(offset_t i) const { return i == n - 1 || !pred(keys[i], keys[i + 1]); }
 };
@@ -22,9 +29,14 @@ struct key_runs {
 // CSR offsets: segment j is [offsets[j], offsets[j + 1]) less offsets[0];
 // begin(segments) is the number of items. segment_of is a binary search for
 // the last segment that begins at or before i (empty segments before it
-// begin there too).
+// begin there too). A tile stages its segments and their begins
+// (tile_segments.cuh): one search per tile.
 template <class OffsetIt, class Id>
 struct csr_segments {
+  using id_type = Id;
+  static constexpr bool stage_begins = true;
+  template <offset_t TileItems>
+  using tile_storage = segment_tile<Id, TileItems>;
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -40,9 +52,14 @@ struct csr_segments {
   }
 };
 
-// Segments of `size` items (the last may be shorter): no memory to read.
+// Segments of `size` items (the last may be shorter): no memory to read. A
+// tile stages its items' segments (one division per thread, not per item).
 template <class Id>
 struct fixed_segments {
+  using id_type = Id;
+  static constexpr bool stage_begins = false;
+  template <offset_t TileItems>
+  using tile_storage = segment_tile<Id, TileItems>;
   offset_t size;
   Id segments;
   offset_t n;

@@ -2,17 +2,23 @@
 // CCCL; DeviceSegmentedScan and the fixed-size segmented reduce from CCCL
 // 3.6, a host reference before it) for integers, and against per-segment
 // std algorithms for non-commutative operators: every shape of the
-// benchmarks at small n and a few at 2^20 and more, empty segments, one
-// segment over many tiles, 32- and 64-bit offsets, fancy iterators, in
-// place, bitwise identical runs, and bad offsets.
+// benchmarks at small n and a few at 2^20 and more, empty segments (tiles
+// with more segment starts than items), one segment over many tiles, 32-
+// and 64-bit offsets, fancy iterators, in place, bitwise identical runs,
+// more than 2^31 items and segments (computed iterators), graph capture of
+// the stream-ordered forms, and bad offsets.
 
 #include "harness.cuh"
 #include "../segmented_reference.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/version.cuh>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+
+#include <random>
 
 #if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 6)
 #include <cub/device/device_segmented_scan.cuh>
@@ -313,6 +319,231 @@ TEST_F(Segmented, BitwiseIdenticalRuns) {
     EXPECT_EQ(std::memcmp(b.data(), first_sums.data(), b.size() * 4), 0) << "run " << run;
     EXPECT_EQ(std::memcmp(c.data(), first_runs.data(), c.size() * 4), 0) << "run " << run;
   }
+}
+
+// Runs of thousands of empty segments between items: tiles with more
+// segment starts than items (their staged begins run out), and walks over
+// many empty segments inside a thread's items.
+TEST_F(Segmented, ManyEmptySegmentsInATile) {
+  std::mt19937_64 rng(91);
+  std::vector<std::int64_t> lengths;
+  std::int64_t n = 0;
+  while (n < 300000) {
+    const int kind = int(rng() % 8);
+    if (kind == 0) lengths.insert(lengths.end(), 1 + rng() % 20000, 0);  // a run of empty segments
+    else if (kind == 1) lengths.push_back(std::int64_t(rng() % 20000));    // spans tiles
+    else lengths.push_back(std::int64_t(rng() % 4));
+    n += lengths.back();
+  }
+  lengths.insert(lengths.end(), 7000, 0);  // empty segments after the last item
+  SCOPED_TRACE(std::to_string(lengths.size()) + " segments, " + std::to_string(n) + " items");
+  const auto offsets = offsets_of<std::int64_t>(lengths);
+  const auto v = random_input<std::int64_t, plus>(n, 92);
+  const auto d_offsets = to_device(offsets);
+  const auto d_v = to_device(v);
+  const std::int64_t init = -5;
+
+  thrust::device_vector<std::int64_t> sums(lengths.size());
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init, plus{});
+  expect_equal(to_host(sums), ref_segmented_reduce(v, offsets, init, plus{}));
+
+  std::vector<std::int64_t> want(n);
+  thrust::device_vector<std::int64_t> out(n);
+  poison(out);
+  cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                    plus{});
+  ref_segmented_scan<std::int64_t>(v, offsets, want, std::plus<>{}, nullptr, false);
+  expect_equal(to_host(out), want);
+  poison(out);
+  cascade::segmented_exclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init,
+                                    plus{});
+  ref_segmented_scan<std::int64_t>(v, offsets, want, std::plus<>{}, &init, true);
+  expect_equal(to_host(out), want);
+}
+
+// Inclusive scans in place (the exclusive ones are in place above).
+TEST_F(Segmented, InclusiveScansInPlace) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 21);
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    const auto keys = keys_of<std::int32_t>(lengths, 22);
+    const auto v = random_input<affine, compose>(s.n, s.n + 23);
+    const auto d_offsets = to_device(offsets);
+    const auto d_keys = to_device(keys);
+    std::vector<affine> want(s.n);
+
+    thrust::device_vector<affine> inout = to_device(v);
+    cascade::segmented_inclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
+                                      compose{});
+    ref_segmented_scan<affine>(v, offsets, want, compose{}, nullptr, false);
+    expect_equal(to_host(inout), want);
+
+    inout = to_device(v);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
+                                   cuda::std::equal_to<>{}, compose{});
+    ref_segmented_scan<affine>(v, run_offsets(keys), want, compose{}, nullptr, false);
+    expect_equal(to_host(inout), want);
+  }
+}
+
+// Computed inputs: value i % 7, segments of kLength (the last shorter).
+constexpr std::int64_t kLength = (1 << 20) + 3;
+struct mod7 {
+  __host__ __device__ std::int32_t operator()(std::int64_t i) const { return std::int32_t(i % 7); }
+};
+struct fixed_offset {
+  std::int64_t n;
+  __host__ __device__ std::int64_t operator()(std::int64_t j) const { return j * kLength < n ? j * kLength : n; }
+};
+struct fixed_key {
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / kLength; }
+};
+// The sum of i % 7 over [0, m): the independent reference.
+__host__ __device__ inline std::int64_t mod7_sum(std::int64_t m) { return m / 7 * 21 + (m % 7) * (m % 7 - 1) / 2; }
+// Whether a scanned output is wrong: out[i] == init + the sum of i % 7 over
+// its segment up to i (inclusive) or before i (exclusive).
+struct wrong_scan {
+  const std::int32_t* out;
+  std::int64_t length;
+  std::int32_t init;
+  bool exclusive;
+  __host__ __device__ bool operator()(std::int64_t i) const {
+    const std::int64_t first = i / length * length;
+    return out[i] != std::int32_t(init + mod7_sum(i + (exclusive ? 0 : 1)) - mod7_sum(first));
+  }
+};
+
+// More than 2^31 items, from computed iterators, in every form that takes
+// them: per-segment sums against the closed form, scans checked on the GPU.
+TEST_F(Segmented, MoreThan2To31Items) {
+  const std::int64_t n = (std::int64_t(1) << 31) + 4099;
+  const std::int64_t segments = (n + kLength - 1) / kLength;
+  thrust::counting_iterator<std::int64_t> i0(0);
+  const auto values = thrust::make_transform_iterator(i0, mod7{});
+  const auto offsets = thrust::make_transform_iterator(i0, fixed_offset{n});
+  const auto keys = thrust::make_transform_iterator(i0, fixed_key{});
+  std::vector<std::int32_t> want(segments);
+  for (std::int64_t j = 0; j < segments; ++j) {
+    want[j] = std::int32_t(3 + mod7_sum(std::min(n, (j + 1) * kLength)) - mod7_sum(j * kLength));
+  }
+
+  thrust::device_vector<std::int32_t> sums(segments);
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, values, values + n, kLength, sums.begin(), std::int32_t{3}, plus{});
+  expect_equal(to_host(sums), want);
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, values, offsets, offsets + segments + 1, sums.begin(), std::int32_t{3},
+                            plus{});
+  expect_equal(to_host(sums), want);
+
+  thrust::device_vector<std::int64_t> keys_out(segments);
+  thrust::device_vector<std::int32_t> run_sums(segments);
+  poison(run_sums);
+  const auto ends = cascade::reduce_by_key(cascade::cuda, keys, keys + n, values, keys_out.begin(), run_sums.begin());
+  ASSERT_EQ(ends.second - run_sums.begin(), segments);
+  for (auto& w : want) w -= 3;
+  expect_equal(to_host(run_sums), want);
+  std::vector<std::int64_t> key_want(segments);
+  for (std::int64_t j = 0; j < segments; ++j) key_want[j] = j;
+  expect_equal(to_host(keys_out), key_want);
+
+  thrust::device_vector<std::int32_t> out(n);
+  const auto wrong = [&](std::int32_t init, bool exclusive) {
+    return thrust::count_if(thrust::device, i0, i0 + n, wrong_scan{out.data().get(), kLength, init, exclusive});
+  };
+  poison(out);
+  cascade::segmented_inclusive_scan(cascade::cuda, values, offsets, offsets + segments + 1, out.begin());
+  EXPECT_EQ(wrong(0, false), 0) << "segmented_inclusive_scan";
+  poison(out);
+  cascade::segmented_exclusive_scan(cascade::cuda, values, offsets, offsets + segments + 1, out.begin(),
+                                    std::int32_t{2});
+  EXPECT_EQ(wrong(2, true), 0) << "segmented_exclusive_scan";
+  poison(out);
+  cascade::exclusive_scan_by_key(cascade::cuda, keys, keys + n, values, out.begin(), std::int32_t{1});
+  EXPECT_EQ(wrong(1, true), 0) << "exclusive_scan_by_key";
+}
+
+// More than 2^31 segments (64-bit segment ids): offsets[j] = j, every
+// segment one item, so out[j] = init + j % 7; then a scan over them.
+struct wrong_single {
+  const std::int32_t* out;
+  std::int32_t init;
+  __host__ __device__ bool operator()(std::int64_t j) const { return out[j] != init + std::int32_t(j % 7); }
+};
+TEST_F(Segmented, MoreThan2To31Segments) {
+  const std::int64_t segments = (std::int64_t(1) << 31) + 5;
+  thrust::counting_iterator<std::int64_t> i0(0);
+  const auto values = thrust::make_transform_iterator(i0, mod7{});
+  thrust::device_vector<std::int32_t> out(segments);
+  poison(out);
+  cascade::segmented_reduce(cascade::cuda, values, i0, i0 + segments + 1, out.begin(), std::int32_t{4}, plus{});
+  EXPECT_EQ(thrust::count_if(thrust::device, i0, i0 + segments, wrong_single{out.data().get(), 4}), 0);
+  poison(out);
+  cascade::segmented_inclusive_scan(cascade::cuda, values, i0, i0 + segments + 1, out.begin());
+  EXPECT_EQ(thrust::count_if(thrust::device, i0, i0 + segments, wrong_single{out.data().get(), 0}), 0);
+}
+
+// The stream-ordered forms captured into a graph and replayed; the offsets
+// forms, which read two offsets back to the host, refuse capture clearly
+// and leave the capture intact.
+TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto pol = cascade::cuda.on(stream);
+  const std::int64_t n = (1 << 21) + 17;
+  const auto lengths = segment_lengths("powerlaw", n, 0, 31);
+  const auto keys = keys_of<std::int32_t>(lengths, 32);
+  const auto runs = run_offsets(keys);
+  const auto v = random_input<std::int32_t, plus>(n, 33);
+  const auto d_keys = to_device(keys);
+  const auto d_v = to_device(v);
+  const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
+  const std::int64_t segments = runs.size() - 1, size = 1000;
+  thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
+  thrust::device_vector<std::int32_t> fixed((n + size - 1) / size);
+  thrust::device_vector<std::int64_t> count(1);
+
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cascade::inclusive_scan_by_key(pol, d_keys.begin(), d_keys.end(), d_v.begin(), inclusive.begin());
+  cascade::exclusive_scan_by_key(pol, d_keys.begin(), d_keys.end(), d_v.begin(), exclusive.begin(), std::int32_t{9});
+  cascade::reduce_by_key_into(pol, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(), run_sums.begin(),
+                              count.begin(), cuda::std::equal_to<>{}, plus{});
+  cascade::segmented_reduce(pol, d_v.begin(), d_v.end(), size, fixed.begin(), std::int32_t{0}, plus{});
+  EXPECT_THROW(cascade::segmented_reduce(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), run_sums.begin(),
+                                         std::int32_t{0}, plus{}),
+               cascade::cuda_error);  // cudaErrorStreamCaptureUnsupported, like cascade::reduce
+  CASCADE_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+
+  std::vector<std::int32_t> want_inclusive(n), want_exclusive(n);
+  const std::int32_t nine = 9;
+  ref_segmented_scan<std::int32_t>(v, runs, want_inclusive, std::plus<>{}, nullptr, false);
+  ref_segmented_scan<std::int32_t>(v, runs, want_exclusive, std::plus<>{}, &nine, true);
+  auto want_sums = ref_segmented_reduce(v, runs, std::int32_t{0}, plus{});
+  std::vector<std::int64_t> fixed_offsets;
+  for (std::int64_t i = 0; i < n; i += size) fixed_offsets.push_back(i);
+  fixed_offsets.push_back(n);
+  const auto want_fixed = ref_segmented_reduce(v, fixed_offsets, std::int32_t{0}, plus{});
+  for (int replay = 0; replay < 2; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count);
+    CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    expect_equal(to_host(inclusive), want_inclusive);
+    expect_equal(to_host(exclusive), want_exclusive);
+    ASSERT_EQ(std::int64_t(count[0]), segments);
+    auto got = to_host(run_sums);
+    got.resize(segments);
+    expect_equal(got, want_sums);
+    expect_equal(to_host(fixed), want_fixed);
+  }
+  CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
+  CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 TEST_F(Segmented, BadOffsetsWriteNothing) {
