@@ -27,7 +27,7 @@ auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T 
   require_reduce_strategy<S>();
   using R = std::decay_t<std::invoke_result_t<Resolve&, const T&>>;
   const gpu_call call(policy, name);
-  require_not_capturing(policy.stream(), name);
+  require_not_capturing(policy.stream(), name, "a call outside the capture (it has no stream-ordered form)");
   return wait_for_value<R>(policy.stream(), call.at(), [&](R* out) {
     reduce_algorithm<S>::run(policy.strategy(), items, n, thrust::make_transform_output_iterator(out, resolve), init,
                              op, policy.stream());

@@ -34,11 +34,12 @@ class gpu_call {
 };
 
 // Before a value-returning call enqueues anything, so that a capture stays valid.
-inline void require_not_capturing(cudaStream_t stream, const char* name) {
+// `instead` names the stream-ordered form to use inside a capture.
+inline void require_not_capturing(cudaStream_t stream, const char* name, const char* instead) {
   if (stream_is_capturing(stream)) {
     throw cuda_error(cudaErrorStreamCaptureUnsupported,
                      std::string(name) + " (it returns its value on the host, which means waiting for the stream; "
-                                         "a stream being captured cannot be waited for: use the stream-ordered form)");
+                                         "a stream being captured cannot be waited for: use " + instead + ")");
   }
 }
 

@@ -56,7 +56,7 @@ T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
   const offset_t n = checked_distance(first, last, name);
   if (n == 0) return init;
   const gpu_call call(policy, name);
-  require_not_capturing(policy.stream(), name);
+  require_not_capturing(policy.stream(), name, "cascade::reduce_into");
   check_device_accessible(first, name, "the input range");
   return wait_for_value<T>(policy.stream(), call.at(), [&](T* out) {
     reduce_algorithm<S>::run(policy.strategy(), unwrap(first), n, out, init, device_operator(op), policy.stream());

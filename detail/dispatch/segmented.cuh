@@ -104,7 +104,7 @@ std::pair<KeysOut, ValuesOut> cuda_reduce_by_key(const cuda_policy<S>& policy, K
   if (n == 0) return {keys_out, values_out};
   constexpr const char* name = "cascade::reduce_by_key";
   const gpu_call call(policy, name);
-  require_not_capturing(policy.stream(), name);
+  require_not_capturing(policy.stream(), name, "cascade::reduce_by_key_into");
   const offset_t runs = wait_for_value<offset_t>(policy.stream(), call.at(), [&](offset_t* count) {
     cuda_reduce_by_key_into<V>(policy, keys, n, values, keys_out, values_out, count, pred, op, name);
   });
@@ -134,7 +134,8 @@ __global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, off
 template <class OffsetIt>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const device_context& at, const char* name) {
-  require_not_capturing(stream, name);
+  require_not_capturing(stream, name,
+                        "the keyed or fixed-size forms (the offsets forms read the item count back to the host)");
   offset_t* ends = result_slot::get<offset_t[2]>(at)[0];
   read_offset_ends_kernel<<<1, 1, 0, stream>>>(offsets, segments, ends);
   check_launch("cascade read-offsets kernel");

@@ -450,10 +450,12 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
   offset_t most = chunk_limit<Tuning, load_type_t<It>>(p.body_length);
   constexpr bool parked = parked_finish_fits<Tuning::block_threads, AccT>;
   if constexpr (!parked) most = std::min<offset_t>(most, 2 * Tuning::block_threads);
+  const stream_place at = place_of(stream);
+  // At most one block step (a head may take all of a tiny misaligned input,
+  // leaving no body to cut into chunks): one block.
+  if (steps <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
   p.chunk_items = shape_t::block_step * ((steps + most - 1) / most);
   p.chunks = (p.body_length + p.chunk_items - 1) / p.chunk_items;
-
-  const stream_place at = place_of(stream);
   if (p.chunks <= 1) return run_single_block<Tuning>(in, n, result, init, op, at);
   // The parked finish is instantiated only where the chunk count can reach
   // it (never for computed iterators, up to 256 chunks): p.chunks <= max_chunks.
