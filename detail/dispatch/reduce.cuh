@@ -28,7 +28,7 @@ template <class S>
 constexpr void require_reduce_strategy() {
   static_assert(strategy::is_reduce_strategy_v<S>,
                 "cascade::reduce / reduce_into: the policy names a scan strategy (hillis_steele, blelloch, "
-                "blelloch_conflict_free, reduce_then_scan, decoupled_lookback); pick a reduce strategy or "
+                "blelloch_conflict_free, reduce_then_scan, decoupled_lookback, reproducible_lookback); pick a reduce strategy or "
                 "cascade::strategy::automatic");
 }
 

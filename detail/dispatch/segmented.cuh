@@ -39,8 +39,10 @@ constexpr void require_segmented_strategy() {
 template <class AccT, class Items, class Outputs, class Op>
 void run_pairs(cudaStream_t stream, offset_t n, Items items, Outputs outputs, scan_mode<AccT> mode, Op op) {
   static_assert(std::is_same_v<typename Items::result_type, AccT>);
-  scan_algorithm<strategy::automatic_t>::run(strategy::automatic_t{}, index_input<Items>{items, 0}, n,
-                                             index_output<Outputs, AccT>{outputs, 0}, mode, op, stream);
+  // The reproducible look-back: keyed and segmented results are bitwise
+  // identical run to run.
+  scan_algorithm<strategy::reproducible_lookback_t>::run(strategy::reproducible_lookback_t{}, index_input<Items>{items, 0},
+                                                         n, index_output<Outputs, AccT>{outputs, 0}, mode, op, stream);
 }
 
 // ------------------------------------------------------------- keyed -------

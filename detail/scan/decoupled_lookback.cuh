@@ -359,19 +359,23 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
 
 namespace cascade::detail {
 
-// The textbook look-back, by name (its bits may differ from run to run).
-template <>
-struct scan_algorithm<strategy::decoupled_lookback_t> {
+// The textbook look-back, by name and as the automatic scan (its float bits
+// may differ from run to run; strategy::reproducible_lookback's do not).
+template <class Tag>
+struct textbook_lookback_algorithm {
   template <class InIt, class OutIt, class AccT, class Op>
-  static void run(strategy::decoupled_lookback_t, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op,
-                  cudaStream_t stream) {
+  static void run(Tag, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
     decoupled_lookback::run<decoupled_lookback::nearest_prefix>(in, n, out, mode, op, stream);
   }
 };
+template <>
+struct scan_algorithm<strategy::decoupled_lookback_t> : textbook_lookback_algorithm<strategy::decoupled_lookback_t> {};
+template <>
+struct scan_algorithm<strategy::automatic_t> : textbook_lookback_algorithm<strategy::automatic_t> {};
 
 }  // namespace cascade::detail
 
-// The automatic scan's rule and its scan_algorithm come with the engine, so
-// that code calling scan_algorithm<strategy::automatic_t> may include this
-// file alone (the rule's file includes this one first).
+// The reproducible rule and its scan_algorithm come with the engine, so that
+// code calling scan_algorithm<strategy::reproducible_lookback_t> may include
+// this file alone (the rule's file includes this one first).
 #include <cascade/detail/scan/reproducible_lookback.cuh>

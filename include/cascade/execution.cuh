@@ -88,11 +88,15 @@ struct blelloch_t : tag<blelloch_t, family::scan> {};
 struct blelloch_conflict_free_t : tag<blelloch_conflict_free_t, family::scan> {};
 struct reduce_then_scan_t : tag<reduce_then_scan_t, family::scan> {};
 struct decoupled_lookback_t : tag<decoupled_lookback_t, family::scan> {};
+// The look-back with a fixed association (docs/scan.md): the same bits every
+// run, whatever the schedule; not yet as fast as the textbook look-back.
+struct reproducible_lookback_t : tag<reproducible_lookback_t, family::scan> {};
 inline constexpr hillis_steele_t hillis_steele{};
 inline constexpr blelloch_t blelloch{};
 inline constexpr blelloch_conflict_free_t blelloch_conflict_free{};
 inline constexpr reduce_then_scan_t reduce_then_scan{};
 inline constexpr decoupled_lookback_t decoupled_lookback{};
+inline constexpr reproducible_lookback_t reproducible_lookback{};
 
 template <class S, class = void>
 struct is_strategy : std::false_type {};

@@ -1,4 +1,4 @@
-// The automatic scan's bits are a function of the input and N only: the same
+// The reproducible look-back's bits are a function of the input and N only: the same
 // bits run after run, whatever the schedule of its tiles (reversed, recomputed
 // predecessors, other launch bounds and pacing), wherever its tiles live
 // (shared memory or registers: aligned, misaligned and computed inputs), and
@@ -30,6 +30,9 @@ namespace lookback = cascade::detail::decoupled_lookback;
 using cascade::detail::scan_mode;
 
 class ReproducibleScan : public gpu_test {};
+
+// The strategy whose bits these tests pin (the keyed and segmented forms run on it).
+const auto kReproducible = cascade::device.with(cascade::strategy::reproducible_lookback);
 
 // Whether two device arrays hold the same bits (compared as unsigned words,
 // so that NaNs and signed zeros compare as bits).
@@ -90,7 +93,7 @@ void check_run_to_run(std::int64_t n, scan_kind kind, int runs, std::uint64_t se
   const T init = draw_init<T, plus>(seed);
   thrust::device_vector<T> first(n), again(n);
   poison(first);
-  run_scan(cascade::cuda, kind, d.begin(), d.end(), first.begin(), init);
+  run_scan(kReproducible, kind, d.begin(), d.end(), first.begin(), init);
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   const std::vector<T> got = to_host(first);
   expect_scan_equal(h, got, d, kind, init, plus{});
@@ -98,7 +101,7 @@ void check_run_to_run(std::int64_t n, scan_kind kind, int runs, std::uint64_t se
                   checksum(got));
   for (int run = 1; run < runs; ++run) {
     poison(again);
-    run_scan(cascade::cuda, kind, d.begin(), d.end(), again.begin(), init);
+    run_scan(kReproducible, kind, d.begin(), d.end(), again.begin(), init);
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
     ASSERT_TRUE(same_bits(first, again)) << "run " << run << " differs from the first";
   }
@@ -156,7 +159,7 @@ void check_schedules_and_places(std::int64_t n, scan_kind kind, std::uint64_t se
   const T init = draw_init<T, plus>(seed);
   thrust::device_vector<T> want(n);
   poison(want);
-  run_scan(cascade::cuda, kind, d.begin(), d.end(), want.begin(), init);
+  run_scan(kReproducible, kind, d.begin(), d.end(), want.begin(), init);
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   expect_scan_equal(h, to_host(want), d, kind, init, plus{});
 
@@ -170,14 +173,14 @@ void check_schedules_and_places(std::int64_t n, scan_kind kind, std::uint64_t se
   thrust::device_vector<T> shifted_in(n + 1), shifted_out(n + 1), out(n);
   thrust::copy(d.begin(), d.end(), shifted_in.begin() + 1);
   poison(shifted_out);
-  run_scan(cascade::cuda, kind, shifted_in.data().get() + 1, shifted_in.data().get() + 1 + n,
+  run_scan(kReproducible, kind, shifted_in.data().get() + 1, shifted_in.data().get() + 1 + n,
            shifted_out.data().get() + 1, init);
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   EXPECT_TRUE(same_bits(thrust::device_vector<T>(shifted_out.begin() + 1, shifted_out.end()), want))
       << "misaligned input and output";
   poison(out);
   const auto computed = thrust::make_transform_iterator(d.begin(), identity_op{});
-  run_scan(cascade::cuda, kind, computed, computed + n, out.begin(), init);
+  run_scan(kReproducible, kind, computed, computed + n, out.begin(), init);
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   EXPECT_TRUE(same_bits(out, want)) << "computed input (register tiles)";
 }
@@ -282,7 +285,7 @@ void check_under_load(std::int64_t n, std::uint64_t seed) {
   const auto d = to_device(random_input<T, plus>(n, seed));
   thrust::device_vector<T> want(n), got(n);
   poison(want);
-  cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), want.begin());
+  cascade::inclusive_scan(kReproducible, d.begin(), d.end(), want.begin());
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
 
   int sms = 0;
@@ -297,7 +300,7 @@ void check_under_load(std::int64_t n, std::uint64_t seed) {
     load_the_gpu<<<2 * sms, 256, 0, load>>>(load_in.data().get(), load_out.data().get(), load_items, 4);
     CASCADE_TEST_CUDA(cudaGetLastError());
     poison(got);
-    cascade::inclusive_scan(cascade::cuda.on(scans), d.begin(), d.end(), got.begin());
+    cascade::inclusive_scan(kReproducible.on(scans), d.begin(), d.end(), got.begin());
     CASCADE_TEST_CUDA(cudaStreamSynchronize(scans));
     EXPECT_TRUE(same_bits(got, want)) << "run " << run << " under load";
   }
