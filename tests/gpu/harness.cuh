@@ -28,15 +28,21 @@ std::vector<T> to_host(const thrust::device_vector<T>& d) {
   if (!h.empty()) CASCADE_TEST_CUDA(cudaMemcpy(h.data(), thrust::raw_pointer_cast(d.data()), d.size() * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
 }
+// The copy and the poison are finished before they return: a pageable
+// cudaMemcpy may return before its DMA ends, and cudaMemset is asynchronous;
+// both are ordered on the legacy stream only, which a non-blocking stream
+// does not wait for (Family.InnerProduct* read inputs still being copied).
 template <class T>
 thrust::device_vector<T> to_device(const std::vector<T>& h) {
   thrust::device_vector<T> d(h.size());
   if (!h.empty()) CASCADE_TEST_CUDA(cudaMemcpy(thrust::raw_pointer_cast(d.data()), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   return d;
 }
 template <class T>
 void poison(thrust::device_vector<T>& d) {
   if (!d.empty()) CASCADE_TEST_CUDA(cudaMemset(thrust::raw_pointer_cast(d.data()), kPoison, d.size() * sizeof(T)));
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
 }
 
 // Which reference checks a (type, operator) pair.
