@@ -548,30 +548,28 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 // Small tiles (64 threads x 2 items), so that far more blocks than can be
 // resident are launched, and a short wait before a silent predecessor's tile
 // is recomputed.
-template <class AccT, bool Reversed, int Polls>
+template <class AccT, bool Reversed, int Polls, int Items = 2, bool Shared = false>
 struct progress_tuning : cascade::detail::lookback_scan_tuning<AccT> {
   static constexpr int block_threads = 64;
-  static constexpr int items_per_thread = 2;
+  static constexpr int items_per_thread = Items;
   static constexpr unsigned first_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
   static constexpr int polls_before_fallback = Polls;
   static constexpr bool reversed_tiles = Reversed;
+  static constexpr bool shared_tiles = Shared;
 };
 
 // The same with tiles kept in shared memory: 8 items of 4 bytes per thread
 // (two 16-byte vectors), moved by bulk copies.
 template <class AccT, bool Reversed, int Polls>
-struct shared_progress_tuning : progress_tuning<AccT, Reversed, Polls> {
-  static constexpr int items_per_thread = 8;
-  static constexpr bool shared_tiles = true;
-};
+using shared_progress_tuning = progress_tuning<AccT, Reversed, Polls, 8, true>;
 
 // Out of place and in place: in place, a recomputed predecessor's inputs
-// must still be inputs (decoupled_lookback.cuh says why they are).
-template <class Tuning, class T, class Op>
-void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
-  const std::vector<T> h = random_input<T, Op>(n, seed);
-  const auto d = to_device(h);
+// must still be inputs (decoupled_lookback.cuh says why they are). Both
+// prefix rules: the textbook's (the automatic scan) and the reproducible one.
+template <class Tuning, class Rule, class T, class Op>
+void check_lookback_rule(const std::vector<T>& h, const thrust::device_vector<T>& d, Op op) {
+  const std::size_t n = h.size();
   thrust::device_vector<T> out(n);
   for (const bool in_place : {false, true}) {
     for (const bool exclusive : {false, true}) {
@@ -582,14 +580,27 @@ void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
       }
       const T init = h[n / 2];
       const T* in = in_place ? out.data().get() : d.data().get();
-      cascade::detail::decoupled_lookback::run_tuned<Tuning>(in, static_cast<std::int64_t>(n), out.data().get(),
-                                                             cascade::detail::scan_mode<T>{init, exclusive, exclusive},
-                                                             op, nullptr);
+      cascade::detail::decoupled_lookback::run_tuned<Tuning, Rule>(
+          in, static_cast<std::int64_t>(n), out.data().get(), cascade::detail::scan_mode<T>{init, exclusive, exclusive},
+          op, nullptr);
       CASCADE_TEST_CUDA(cudaDeviceSynchronize());
       const auto want = host_scan(h, exclusive ? scan_kind::exclusive : scan_kind::inclusive, init, op);
       ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive") << (in_place ? ", in place" : "");
     }
   }
+}
+
+template <class Tuning, class T, class Op>
+void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
+  namespace lookback = cascade::detail::decoupled_lookback;
+  const std::vector<T> h = random_input<T, Op>(n, seed);
+  const auto d = to_device(h);
+  {
+    SCOPED_TRACE("textbook rule");
+    check_lookback_rule<Tuning, lookback::nearest_prefix>(h, d, op);
+  }
+  SCOPED_TRACE("reproducible rule");
+  check_lookback_rule<Tuning, lookback::group_prefix>(h, d, op);
 }
 
 // Block b scans the last tile but b: the blocks the hardware starts first
