@@ -1,6 +1,8 @@
 // Compile-time benchmark (scripts/compile-time): one int reduce and one
-// inclusive scan on thrust::device_vector, as a new user writes them.
-#include <cascade/cascade.cuh>
+// inclusive scan on thrust::device_vector, as a new user writes them, with
+// the two algorithms' headers (as cub.cu includes CUB's two).
+#include <cascade/reduce.cuh>
+#include <cascade/scan.cuh>
 
 #include <thrust/device_vector.h>
 
