@@ -2,6 +2,7 @@
 // misaligned pointers, determinism, half precision, sizes beyond 2^31, and
 // every error path (with the output left untouched and temporaries released).
 
+#include "progress_tuning.cuh"
 #include "suites.cuh"
 
 #include <cascade/detail/reduce/single_pass.cuh>
@@ -545,24 +546,9 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 }
 
 // ------------------------------------------- look-back progress ----------
-// Small tiles (64 threads x 2 items), so that far more blocks than can be
-// resident are launched, and a short wait before a silent predecessor's tile
-// is recomputed.
-template <class AccT, bool Reversed, int Polls, int Items = 2, bool Shared = false>
-struct progress_tuning : cascade::detail::lookback_scan_tuning<AccT> {
-  static constexpr int block_threads = 64;
-  static constexpr int items_per_thread = Items;
-  static constexpr unsigned first_poll_delay_ns = 0;
-  static constexpr unsigned spin_nanoseconds = 100;
-  static constexpr int polls_before_fallback = Polls;
-  static constexpr bool reversed_tiles = Reversed;
-  static constexpr bool shared_tiles = Shared;
-};
-
-// The same with tiles kept in shared memory: 8 items of 4 bytes per thread
-// (two 16-byte vectors), moved by bulk copies.
-template <class AccT, bool Reversed, int Polls>
-using shared_progress_tuning = progress_tuning<AccT, Reversed, Polls, 8, true>;
+// Small tiles (progress_tuning.cuh: 64 threads x 2 items in registers, or
+// x 8 in shared memory), so that far more blocks than can be resident are
+// launched, and a short wait before a silent predecessor's tile is recomputed.
 
 // Out of place and in place: in place, a recomputed predecessor's inputs
 // must still be inputs (decoupled_lookback.cuh says why they are). Both
@@ -611,21 +597,21 @@ TEST_F(Api, LookbackProgressDoesNotDependOnBlockOrder) {
   CASCADE_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const std::size_t tiles = std::size_t(sms) * 32 * 3;  // 32: the most blocks an SM holds
   const std::size_t n = tiles * 128 - 37;
-  check_lookback_scan<progress_tuning<int, true, 4>, int>(n, plus{}, 81);
-  check_lookback_scan<progress_tuning<affine, true, 4>, affine>(n, compose{}, 82);
-  check_lookback_scan<progress_tuning<triple, true, 4>, triple>(n, triple_plus{}, 83);
-  check_lookback_scan<shared_progress_tuning<int, true, 4>, int>(n, plus{}, 87);
-  check_lookback_scan<shared_progress_tuning<affine16, true, 4>, affine16>(n, compose16{}, 88);
+  check_lookback_scan<small_tiles<int, true, 4>, int>(n, plus{}, 81);
+  check_lookback_scan<small_tiles<affine, true, 4>, affine>(n, compose{}, 82);
+  check_lookback_scan<small_tiles<triple, true, 4>, triple>(n, triple_plus{}, 83);
+  check_lookback_scan<small_shared_tiles<int, true, 4>, int>(n, plus{}, 87);
+  check_lookback_scan<small_shared_tiles<affine16, true, 4>, affine16>(n, compose16{}, 88);
 }
 
 // A predecessor's aggregate recomputed by the waiting warp equals the one it
 // publishes: with a single poll, most look-backs recompute most of a window.
 TEST_F(Api, LookbackRecomputedAggregatesAreExact) {
-  check_lookback_scan<progress_tuning<int, false, 1>, int>(2'000'003, plus{}, 84);
-  check_lookback_scan<progress_tuning<affine, false, 1>, affine>(1'000'003, compose{}, 85);
-  check_lookback_scan<progress_tuning<triple, false, 1>, triple>(300'007, triple_plus{}, 86);
-  check_lookback_scan<shared_progress_tuning<int, false, 1>, int>(2'000'003, plus{}, 89);
-  check_lookback_scan<shared_progress_tuning<affine16, false, 1>, affine16>(1'000'003, compose16{}, 90);
+  check_lookback_scan<small_tiles<int, false, 1>, int>(2'000'003, plus{}, 84);
+  check_lookback_scan<small_tiles<affine, false, 1>, affine>(1'000'003, compose{}, 85);
+  check_lookback_scan<small_tiles<triple, false, 1>, triple>(300'007, triple_plus{}, 86);
+  check_lookback_scan<small_shared_tiles<int, false, 1>, int>(2'000'003, plus{}, 89);
+  check_lookback_scan<small_shared_tiles<affine16, false, 1>, affine16>(1'000'003, compose16{}, 90);
 }
 
 // Tiles kept in shared memory (4- and 8-byte values, 16-byte aligned arrays, N from

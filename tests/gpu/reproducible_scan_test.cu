@@ -12,6 +12,7 @@
 // The named decoupled_lookback strategy (whose bits may differ) keeps its
 // reference checks here too.
 
+#include "progress_tuning.cuh"
 #include "scan_suite.cuh"
 
 #include <cascade/detail/scan/reproducible_lookback.cuh>
@@ -197,26 +198,10 @@ TEST_F(ReproducibleScan, SchedulesAndTilePlacesDoNotChangeTheBits) {
   check_schedules_and_places<double, lookback_scan_tuning<double>>(100003, scan_kind::exclusive, 2006);
 }
 
-// Small tiles, far more of them than can be resident, so that reversed
-// blocks wait for predecessors that cannot start: every schedule completes
-// and gives the forward schedule's bits (float), or the exact result (int,
-// and a non-commutative operator in order).
-template <class AccT, bool Reversed, int Polls, int Items, bool Shared>
-struct small_tile_tuning : cascade::detail::lookback_scan_tuning<AccT> {
-  static constexpr int block_threads = 64;
-  static constexpr int items_per_thread = Items;
-  static constexpr unsigned first_poll_delay_ns = 0;
-  static constexpr unsigned spin_nanoseconds = 100;
-  static constexpr int polls_before_fallback = Polls;
-  static constexpr bool reversed_tiles = Reversed;
-  static constexpr bool shared_tiles = Shared;
-};
-template <class AccT, bool Reversed, int Polls>
-using small_tiles = small_tile_tuning<AccT, Reversed, Polls, 2, false>;
-// Two 16-byte vectors of 4-byte values per thread, in shared memory.
-template <class AccT, bool Reversed, int Polls>
-using small_shared_tiles = small_tile_tuning<AccT, Reversed, Polls, 8, true>;
-
+// Small tiles (progress_tuning.cuh), far more of them than can be resident,
+// so that reversed blocks wait for predecessors that cannot start: every
+// schedule completes and gives the forward schedule's bits (float), or the
+// exact result (int, and a non-commutative operator in order).
 template <template <class, bool, int> class Tuning, class T, class Op>
 void check_exact_progress(std::size_t n, Op op, std::uint64_t seed) {
   const std::vector<T> h = random_input<T, Op>(n, seed);
