@@ -46,7 +46,20 @@ offset_t select_element_position(const Policy& policy, It first, offset_t n, Com
     return host_reduce(policy, items, items + n, none, op).index;
   } else {
     check_device_accessible(first, name, "the input range");
-    const indexed_transform<to_candidate<Comp, T>, true, unwrapped_t<It>> items({}, 0, unwrap(first));
+    using raw_t = unwrapped_t<It>;
+    const raw_t x = unwrap(first);
+    if constexpr (std::is_pointer_v<raw_t> && sizeof(T) <= 8 && 16 % sizeof(T) == 0) {
+      // Runs of 16 bytes where the array starts on a 16-byte boundary (else
+      // item by item below).
+      constexpr offset_t run = run_of<T>::size;
+      if (reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && n >= run) {
+        const indexed_transform<from_run<Comp, Max, T>, true, const run_of<T>*> runs(
+            {comp}, 0, reinterpret_cast<const run_of<T>*>(x));
+        return cuda_reduce_resolved(policy, runs, n / run, none, op,
+                                    place_tail<Comp, Max, raw_t>{x, n / run * run, n, comp}, name);
+      }
+    }
+    const indexed_transform<to_candidate<Comp, T>, true, raw_t> items({}, 0, x);
     return cuda_reduce_resolved(policy, items, n, none, op, position_of{}, name);
   }
 }
@@ -58,7 +71,29 @@ It select_element(const Policy& policy, It first, It last, Comp comp, const char
   return first + select_element_position<Max>(policy, first, n, comp, name);
 }
 
-// libstdc++'s minmax_element: pairs reduced, the lone last item placed at the end.
+// minmax_element's reduce on the GPU: whole pairs, read as pairs where the
+// array is aligned to a pair (else item by item), combined Unordered or not
+// (util/element_order.cuh).
+template <bool Unordered, class Policy, class Raw, class Comp>
+minmax_positions cuda_minmax_positions(const Policy& policy, Raw x, offset_t n, Comp comp, const char* name) {
+  using T = value_t<Raw>;
+  const offset_t pairs = n / 2;  // whole pairs; an odd n's last item is placed by resolve_minmax
+  const combine_minmax<Comp, Unordered> op{comp};
+  const resolve_minmax<Comp, Raw> resolve{x, n, comp};
+  if constexpr (std::is_pointer_v<Raw> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
+    if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
+      const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items(
+          {comp}, 0, reinterpret_cast<const pair_of<T>*>(x));
+      return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
+    }
+  }
+  const indexed_transform<to_minmax_pair<Comp, Raw>, false> items({x, comp}, 0);
+  return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
+}
+
+// libstdc++'s minmax_element: pairs reduced, the lone last item placed at the
+// end. On the GPU the unordered reduce first; an input whose NaNs it cannot
+// place (floating point under less or greater only) is reduced again in order.
 template <class Policy, class It, class Comp>
 std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp comp) {
   constexpr const char* name = "cascade::minmax_element";
@@ -66,28 +101,17 @@ std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp c
   if (n == 0) return {last, last};
   if (n == 1) return {first, first};
   using T = value_t<It>;
-  const offset_t pairs = n / 2;  // whole pairs; an odd n's last item is placed by resolve_minmax
-  const combine_minmax<Comp> op{comp};
   minmax_positions p;
   if constexpr (is_host_policy_v<Policy>) {
     const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, comp}, 0);
-    p = resolve_minmax<Comp, It>{first, n, comp}(host_reduce(policy, items, items + pairs, empty_minmax<T>(), op));
+    p = resolve_minmax<Comp, It>{first, n, comp}(
+        host_reduce(policy, items, items + n / 2, empty_minmax<T>(), combine_minmax<Comp>{comp}));
   } else {
     check_device_accessible(first, name, "the input range");
-    using raw_t = unwrapped_t<It>;
-    const raw_t x = unwrap(first);
-    const resolve_minmax<Comp, raw_t> resolve{x, n, comp};
-    if constexpr (std::is_pointer_v<raw_t> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
-      // Pairs on their own boundary: read as pairs (else item by item below).
-      if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
-        const auto* as_pairs = reinterpret_cast<const pair_of<T>*>(x);
-        const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items({comp}, 0, as_pairs);
-        p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
-        return {first + p.min, first + p.max};
-      }
+    p = cuda_minmax_positions<true>(policy, unwrap(first), n, comp, name);
+    if constexpr (nan_aware_v<Comp, T>) {
+      if (p.nan_max) p = cuda_minmax_positions<false>(policy, unwrap(first), n, comp, name);
     }
-    const indexed_transform<to_minmax_pair<Comp, raw_t>, false> items({x, comp}, 0);
-    p = cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
   }
   return {first + p.min, first + p.max};
 }

@@ -79,15 +79,35 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
 };
 
-// minmax_element: the accumulator is a 32- or 40-byte state (two positions,
-// two values, rank and flags) made from each pair as it is loaded, which at
-// 64 registers (4 blocks per SM) spilled 2.6-8.7 KB per thread (ptxas, sm_90).
-// Two blocks per SM give 128 registers. To be measured: rows in flight and
-// blocks per SM against CUB's ArgMinMax.
+// min_element / max_element: the accumulator is a candidate (position,
+// value, rank). The plain reduce's shape stays: H200, against CUB's ArgMin
+// in one run (stream-ordered, int32 / double, 2^24..2^28), 4 blocks per SM
+// and 4 rows in flight 0.92-1.11 / 1.09-1.45; 2 blocks x 4 rows 1.00-1.18 /
+// 1.14-1.55; 4 x 2 0.97-1.16 / 1.13-1.53; 6 x 2, 8 x 2 and 8 x 1, which
+// ptxas fits into 40 or 32 registers, 1.15-1.39 / 1.34-2.39.
 template <class T>
-struct element_pairs_tuning : single_pass_reduce_tuning<T> {
-  static constexpr int min_blocks_per_sm = 2;
+struct element_tuning : single_pass_reduce_tuning<T> {};
+
+// The tuning of a reduce that loads Load and accumulates AccT.
+template <class Load, class AccT>
+struct reduce_tuning {
+  using type = single_pass_reduce_tuning<Load>;
 };
+template <class Load, class T>
+struct reduce_tuning<Load, candidate<T>> {
+  using type = element_tuning<Load>;
+};
+template <class Load, class AccT>
+using reduce_tuning_t = typename reduce_tuning<Load, AccT>::type;
+
+// minmax_element: the accumulator is a 32- or 40-byte state (two positions,
+// two values, rank and flags) made from each pair as it is loaded. H200,
+// against CUB's ArgMinMax in one run (stream-ordered, int32 / double,
+// 2^24..2^28): 4 blocks per SM (64 registers, ptxas spills 60-160 bytes)
+// 0.89-1.40 / 1.25-1.91; 2 blocks (95 registers, no spills) 1.00-1.60 /
+// 1.33-1.97; 4 x 2 rows 0.93-1.46 / 1.30-2.00; 6-8 blocks 1.13-3.55.
+template <class T>
+struct element_pairs_tuning : single_pass_reduce_tuning<T> {};
 // Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
 template <class T>
 struct single_pass_reduce_tuning<pair_of<T>> : element_pairs_tuning<T> {
