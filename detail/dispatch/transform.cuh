@@ -31,30 +31,56 @@ struct gather_apply {
   __host__ __device__ auto operator()(offset_t i) const { return f(a[i], b[i]); }
 };
 
-// init op f(x1[0], x2[0]...) op ... op f(x1[n-1], ...), in order, for one or
-// two inputs of n items (the first of them checked as a range already).
-template <class Policy, class T, class ReduceOp, class F, class... It>
-T transform_reduce(const Policy& policy, offset_t n, T init, ReduceOp reduce_op, F f, It... in) {
+// reduce(first, first + n) over the items f(x1[i], x2[i]...), i in [0, n),
+// as the iterator the GPU's reduce reads best for the inputs (the first of
+// them checked as a range already).
+template <class Policy, class F, class Reduce, class... It>
+decltype(auto) reduce_transformed(const Policy&, offset_t n, F f, Reduce&& reduce, const char* name, It... in) {
   using g = ignore_position<F>;
+  auto over = [&](auto items) -> decltype(auto) { return reduce(items, items + n); };
   if constexpr (is_host_policy_v<Policy>) {
-    const indexed_transform<g, false, It...> items(g{f}, 0, in...);
-    return host_reduce(policy, items, items + n, init, reduce_op);
+    return over(indexed_transform<g, false, It...>(g{f}, 0, in...));
   } else {
-    constexpr const char* name = "cascade::transform_reduce";
-    if (n == 0) return init;
-    (check_device_accessible(in, name, "an input range"), ...);
-    auto reduce = [&](auto items) { return cuda_reduce(policy, items, items + n, init, reduce_op); };
+    if (n > 0) (check_device_accessible(in, name, "an input range"), ...);
     if constexpr (sizeof...(It) == 1) {
-      return reduce(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
+      return over(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
     } else {
       if (aligned_together(unwrap(in)...)) {
-        return reduce(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
+        return over(indexed_transform<g, true, unwrapped_t<It>...>(g{f}, 0, unwrap(in)...));
       }
       // Arrays that do not share their alignment: each item computed from its
       // position (the reduce's computed-iterator path: no vector to share).
-      return reduce(thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0),
-                                                    gather_apply<F, unwrapped_t<It>...>{f, unwrap(in)...}));
+      return over(thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0),
+                                                  gather_apply<F, unwrapped_t<It>...>{f, unwrap(in)...}));
     }
+  }
+}
+
+// init op f(x1[0], x2[0]...) op ... op f(x1[n-1], ...), in order, for one or
+// two inputs of n items, returned on the host.
+template <class Policy, class T, class ReduceOp, class F, class... It>
+T transform_reduce(const Policy& policy, offset_t n, T init, ReduceOp reduce_op, F f, It... in) {
+  constexpr const char* name = "cascade::transform_reduce";
+  if constexpr (is_host_policy_v<Policy>) {
+    return reduce_transformed(policy, n, f, [&](auto b, auto e) { return host_reduce(policy, b, e, init, reduce_op); },
+                              name, in...);
+  } else {
+    if (n == 0) return init;
+    return reduce_transformed(policy, n, f, [&](auto b, auto e) { return cuda_reduce(policy, b, e, init, reduce_op); },
+                              name, in...);
+  }
+}
+
+// The same, written to *result (stream-ordered on a GPU policy).
+template <class Policy, class OutIt, class T, class ReduceOp, class F, class... It>
+void transform_reduce_into(const Policy& policy, offset_t n, OutIt result, T init, ReduceOp reduce_op, F f, It... in) {
+  constexpr const char* name = "cascade::transform_reduce_into";
+  if constexpr (is_host_policy_v<Policy>) {
+    *result = detail::transform_reduce(policy, n, init, reduce_op, f, in...);
+  } else {
+    reduce_transformed(
+        policy, n, f, [&](auto b, auto e) { cuda_reduce_into(policy, b, e, result, init, reduce_op, name); }, name,
+        in...);
   }
 }
 

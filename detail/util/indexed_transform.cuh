@@ -66,6 +66,15 @@ class indexed_transform {
     }, in_);
   }
 
+  // What the launch compares to tell repeated arguments (util/launch.cuh):
+  // the members, not the object's bytes (its functor's byte and padding).
+  template <class Buffer>
+  void append_members(Buffer& b) const {
+    b.append(f_);
+    b.append(pos_);
+    ::cuda::std::apply([&](const It&... in) { (b.append(in), ...); }, in_);
+  }
+
   // Bytes past the last 16-byte boundary at the current position (0 for
   // inputs that are no pointers: they are never vectorised).
   __host__ __device__ std::uintptr_t misalignment() const {
@@ -129,6 +138,10 @@ using load_type_t = typename load_type<It>::type;
 template <class G>
 struct ignore_position {
   G g;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // see indexed_transform::append_members
+    b.append(g);
+  }
 #pragma nv_exec_check_disable
   template <class... X>
   __host__ __device__ auto operator()(offset_t, X&&... x) const {

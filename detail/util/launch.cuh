@@ -29,6 +29,7 @@
 #include <mutex>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace cascade::detail {
 
@@ -79,6 +80,12 @@ inline bool launch_graph(graph_launches& graphs, const cudaKernelNodeParams& nod
   return true;
 }
 
+template <class T, class Buffer, class = void>
+struct has_append_members : std::false_type {};
+template <class T, class Buffer>
+struct has_append_members<T, Buffer, std::void_t<decltype(std::declval<const T&>().append_members(std::declval<Buffer&>()))>>
+    : std::true_type {};
+
 // A launch's argument bytes, on the caller's stack (no allocation per call):
 // the host time a call takes before its launch is part of its time, since
 // the GPU waits for it (H100, 32 MB int64 reduce, event-timed: 0.5-0.75 us
@@ -90,11 +97,16 @@ struct argument_buffer {
   bool comparable = true;
 
   // An empty argument (a stateless functor) has no bytes that mean anything;
-  // one with padding makes the launch's bytes incomparable.
+  // one with padding makes the launch's bytes incomparable, unless it names
+  // its members itself (append_members: the reduce's indexed_transform, whose
+  // functor's byte and a tuple made it incomparable, so that every repeated
+  // transform_reduce paid a graph update).
   template <class T>
   void append(const T& value) {
     if constexpr (std::is_empty_v<T>) {
       return;
+    } else if constexpr (has_append_members<T, argument_buffer>::value) {
+      value.append_members(*this);
     } else if constexpr (std::is_scalar_v<T> || std::has_unique_object_representations_v<T>) {
       std::memcpy(data + size, &value, sizeof(T));
       size += sizeof(T);
