@@ -7,6 +7,13 @@
 // non-commutative operators, and the standard library on a host copy for the
 // scans and the *_element algorithms (their ties and NaNs are std's).
 
+#include <cuda/std/version>  // CCCL's configuration: _CCCL_SUPPRESS_DEPRECATED_PUSH
+
+// thrust::constant_iterator is deprecated in CCCL 3.6 and still accepted: the
+// tests pass it as users' code does. The library's templates that it
+// instantiates are inside the region too (the warning points at them).
+_CCCL_SUPPRESS_DEPRECATED_PUSH
+
 #include "suites.cuh"
 
 #include <thrust/iterator/constant_iterator.h>
@@ -15,13 +22,10 @@
 #include <thrust/tabulate.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <stdexcept>
-
-// thrust::constant_iterator is deprecated in CCCL 3.6 and still accepted: the
-// tests pass it as users' code does.
-_CCCL_SUPPRESS_DEPRECATED_PUSH
 
 namespace cascade_test {
 namespace {
@@ -34,7 +38,14 @@ struct stream_guard {
   ~stream_guard() { (void)cudaStreamDestroy(s); }
 };
 
-const std::vector<std::int64_t> kSizes = {1, 2, 3, 31, 33, 1021, 4097, 65537, 100003, (1 << 20) + 1, (1 << 24) + 7};
+// Capped by CASCADE_TEST_MAX_SIZE, as boundary_sizes() (for the sanitizers).
+std::vector<std::int64_t> capped(std::vector<std::int64_t> sizes) {
+  const char* cap = std::getenv("CASCADE_TEST_MAX_SIZE");
+  if (cap) sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [max = std::atoll(cap)](std::int64_t n) { return n > max; }),
+                       sizes.end());
+  return sizes;
+}
+const std::vector<std::int64_t> kSizes = capped({1, 2, 3, 31, 33, 1021, 4097, 65537, 100003, (1 << 20) + 1, (1 << 24) + 7});
 
 // x[i] * y[i] read through a counting iterator: the reference's own path.
 template <class T>
@@ -152,6 +163,61 @@ TEST_F(Family, TransformReduceOverFancyIterators) {
   want = 0;
   for (std::int64_t i = 0; i < n; ++i) want += h[i] * i;
   EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), count, std::int64_t{0}), want);
+}
+
+// The stream-ordered forms: each result written in stream order into a
+// poisoned output, as transform_reduce returns it and as the host computes it;
+// an empty range writes init; a capture replays them. (Their errors: below.)
+TEST_F(Family, TransformReduceIntoWritesInStreamOrder) {
+  stream_guard stream;
+  const auto policy = cascade::cuda.on(stream.s);
+  for (std::int64_t n : kSizes) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const auto hx = random_input<std::int64_t, plus>(n + 1, n + 7), hy = random_input<std::int64_t, plus>(n + 1, n + 8);
+    const auto dx = to_device(hx), dy = to_device(hy);
+    std::int64_t dot = 3, most = std::numeric_limits<std::int64_t>::min(), squares = -4;
+    for (std::int64_t i = 0; i < n; ++i) {
+      dot += hx[i] * hy[i];
+      most = std::max(most, hx[i] - hy[i]);
+      squares += hx[i + 1] * hx[i + 1];
+    }
+    thrust::device_vector<std::int64_t> out(3);
+    poison(out);
+    const std::int64_t* x = dx.data().get();
+    cascade::transform_reduce_into(policy, dx.begin(), dx.begin() + n, dy.begin(), out.begin(), std::int64_t{3});
+    cascade::transform_reduce_into(policy, x, x + n, dy.begin(), out.data().get() + 1,
+                                   std::numeric_limits<std::int64_t>::min(), maximum{}, difference{});
+    cascade::transform_reduce_into(policy, x + 1, x + 1 + n, out.begin() + 2, std::int64_t{-4}, plus{}, square{});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
+    EXPECT_EQ(to_host(out), (std::vector<std::int64_t>{dot, most, squares}));
+    EXPECT_EQ(cascade::transform_reduce(policy, x + 1, x + 1 + n, std::int64_t{-4}, plus{}, square{}), squares);
+  }
+
+  thrust::device_vector<float> d(100, 1.0f);
+  thrust::device_vector<float> out(1);
+  poison(out);
+  cascade::transform_reduce_into(cascade::cuda, d.begin(), d.begin(), d.begin(), out.begin(), 17.0f);
+  EXPECT_EQ(out[0], 17.0f) << "an empty range writes init";
+
+  // Captured, then replayed twice into a poisoned output.
+  const auto hx = random_input<float, plus>(100003, 5);
+  const auto dx = to_device(hx);
+  double want = 0, scale = 0;
+  for (float v : hx) want += double(v) * v, scale += double(v) * v;
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
+  cascade::transform_reduce_into(policy, dx.begin(), dx.end(), dx.begin(), out.begin(), 0.0f);
+  CASCADE_TEST_CUDA(cudaStreamEndCapture(stream.s, &graph));
+  CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    poison(out);
+    CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream.s));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
+    EXPECT_TRUE(close(float(out[0]), want, scale, reduce_depth<plus>(hx.size()) + 1)) << "replay " << replay;
+  }
+  CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
+  CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
 }
 
 // ---------------------------------------------------------------------------
@@ -332,7 +398,11 @@ TEST_F(Family, EmptyRangesErrorsAndHostMemory) {
   EXPECT_THROW(cascade::transform_reduce(cascade::cuda, d.end(), d.begin(), d.begin(), 0), std::invalid_argument);
   EXPECT_THROW(cascade::transform_exclusive_scan(cascade::cuda, d.end(), d.begin(), out.begin(), 0, plus{}, square{}),
                std::invalid_argument);
+  EXPECT_THROW(cascade::transform_reduce_into(cascade::cuda, d.end(), d.begin(), out.begin(), 0, plus{}, square{}),
+               std::invalid_argument);
   std::vector<int> host(10, 1);
+  EXPECT_THROW(cascade::transform_reduce_into(cascade::cuda, d.begin(), d.end(), d.begin(), host.data(), 0),
+               std::invalid_argument);
   EXPECT_THROW(cascade::max_element(cascade::cuda, host.data(), host.data() + 10), std::invalid_argument);
   EXPECT_THROW(cascade::transform_reduce(cascade::cuda, d.data().get(), d.data().get() + 10, host.data(), 0),
                std::invalid_argument);

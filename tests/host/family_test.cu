@@ -7,8 +7,11 @@
 #include "../common.cuh"
 
 #include <cascade/detail/util/element_order.cuh>
+#include <cascade/detail/util/indexed_transform.cuh>
+#include <cascade/detail/util/launch.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <stdexcept>
@@ -51,6 +54,16 @@ TYPED_TEST(HostFamily, TransformReduceMatchesStd) {
     EXPECT_EQ(cascade::transform_reduce(policy, x.begin(), x.end(), std::int64_t{-4}, std::plus<>{}, square{}),
               std::transform_reduce(x.begin(), x.end(), std::int64_t{-4}, std::plus<>{}, square{}))
         << n;
+    std::int64_t into[3] = {-1, -1, -1};
+    cascade::transform_reduce_into(policy, x.begin(), x.end(), y.begin(), into, std::int64_t{3});
+    cascade::transform_reduce_into(policy, x.begin(), x.end(), y.begin(), into + 1, std::int64_t{0}, cuda::maximum<>{},
+                                   std::minus<>{});
+    cascade::transform_reduce_into(policy, x.begin(), x.end(), into + 2, std::int64_t{-4}, std::plus<>{}, square{});
+    EXPECT_EQ(into[0], std::transform_reduce(x.begin(), x.end(), y.begin(), std::int64_t{3})) << n;
+    EXPECT_EQ(into[1], std::transform_reduce(x.begin(), x.end(), y.begin(), std::int64_t{0},
+                                             [](auto a, auto b) { return std::max(a, b); }, std::minus<>{}))
+        << n;
+    EXPECT_EQ(into[2], std::transform_reduce(x.begin(), x.end(), std::int64_t{-4}, std::plus<>{}, square{})) << n;
   }
 }
 
@@ -217,7 +230,66 @@ TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
     const auto want = std::minmax_element(v.begin(), v.end());
     ASSERT_EQ(got.min, want.first - v.begin()) << "trial " << trial;
     ASSERT_EQ(got.max, want.second - v.begin()) << "trial " << trial;
+
+    // The GPU folds each lane's share first: any order of the candidates and
+    // any tree. The selections give std's answer; the unordered minmax gives
+    // it unless it flags a NaN max candidate (then the ordered one runs).
+    std::shuffle(c.begin(), c.end(), rng);
+    ASSERT_EQ(fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng).index, lo.index) << "trial " << trial;
+    ASSERT_EQ(fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng).index, hi.index) << "trial " << trial;
+    std::shuffle(s.begin(), s.end(), rng);
+    auto unordered = fold_random_tree(s, 0, s.size(), combine_minmax<comp_t, true>{}, rng);
+    if (rng() % 2) unordered = combine_minmax<comp_t, true>{}(unordered, empty_minmax<double>());
+    const auto fast = resolve_minmax<comp_t, const double*>{v.data(), n, {}}(unordered);
+    bool nan_max = false;
+    for (std::int64_t k = 0; k + 1 < n; k += 2) nan_max |= std::isnan(v[k + 1]);  // a pair's max: x[2k+1] unless x[2k+1] < x[2k]
+    ASSERT_EQ(bool(fast.nan_max), nan_max) << "trial " << trial;
+
+    // min_element / max_element over 16-byte runs (two doubles each), the
+    // items after the last whole run placed at the end.
+    const std::int64_t runs = n / 2;
+    const auto* as_runs = reinterpret_cast<const run_of<double>*>(v.data());  // vector storage: 16-byte aligned
+    std::vector<candidate<double>> lo_runs(runs), hi_runs(runs);
+    for (std::int64_t k = 0; k < runs; ++k) {
+      lo_runs[k] = from_run<comp_t, false, double>{}(k, as_runs[k]);
+      hi_runs[k] = from_run<comp_t, true, double>{}(k, as_runs[k]);
+    }
+    std::shuffle(lo_runs.begin(), lo_runs.end(), rng);
+    std::shuffle(hi_runs.begin(), hi_runs.end(), rng);
+    const place_tail<comp_t, false, const double*> lo_tail{v.data(), 2 * runs, n, {}};
+    const place_tail<comp_t, true, const double*> hi_tail{v.data(), 2 * runs, n, {}};
+    ASSERT_EQ(lo_tail(fold_random_tree(lo_runs, 0, runs, select_first<comp_t, false>{}, rng)), lo.index)
+        << "trial " << trial;
+    ASSERT_EQ(hi_tail(fold_random_tree(hi_runs, 0, runs, select_first<comp_t, true>{}, rng)), hi.index)
+        << "trial " << trial;
+    ASSERT_EQ(fast.min, want.first - v.begin()) << "trial " << trial;
+    if (!nan_max) ASSERT_EQ(fast.max, want.second - v.begin()) << "trial " << trial;
   }
+}
+
+// transform_reduce's items as a launch argument: compared by their members
+// (position and inputs), so that a repeated call skips its graph update and a
+// changed one does not (util/launch.cuh).
+TEST(LaunchArguments, TransformedItemsCompareByTheirMembers) {
+  using namespace cascade::detail;
+  using product = cuda::std::multiplies<>;
+  using items_t = indexed_transform<ignore_position<product>, true, const std::int64_t*, const std::int64_t*>;
+  struct bytes_t {
+    std::vector<unsigned char> bytes;
+    bool comparable;
+  };
+  auto bytes_of = [](const items_t& items) {
+    argument_buffer<sizeof(items_t)> b;
+    b.append(items);
+    return bytes_t{std::vector<unsigned char>(b.data, b.data + b.size), b.comparable};
+  };
+  const std::int64_t x[4] = {}, y[4] = {};
+  const auto a = bytes_of(items_t({product{}}, 0, x, y));
+  ASSERT_TRUE(a.comparable);
+  EXPECT_EQ(a.bytes.size(), 3 * sizeof(std::int64_t));  // the position and two pointers; the functor has none
+  EXPECT_EQ(bytes_of(items_t({product{}}, 0, x, y)).bytes, a.bytes);
+  EXPECT_NE(bytes_of(items_t({product{}}, 1, x, y)).bytes, a.bytes);
+  EXPECT_NE(bytes_of(items_t({product{}}, 0, x, y + 1)).bytes, a.bytes);
 }
 
 TYPED_TEST(HostFamily, EmptyRangesAndReversedRanges) {
