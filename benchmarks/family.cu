@@ -5,19 +5,23 @@
 //   min_element, max_element, minmax_element/<impl>/<type>/<n>
 //   transform_inclusive_scan/<impl>/<type>/<n>  inclusive sum of 2x + 1
 //
-// impl: cascade (the new entry points); cascade.iterator (cascade::reduce /
+// impl: cascade (the new entry points); cascade.into (transform_reduce_into,
+// stream-ordered); cascade.iterator (cascade::reduce /
 // inclusive_scan over the equivalent thrust transform / zip iterator: what the
 // entry points must not be slower than); cub (DeviceReduce::TransformReduce,
 // ArgMin, ArgMax, ArgMinMax (CCCL 3.6 and later), DeviceScan::InclusiveScan
-// over a transform iterator); thrust; read_limit / copy_limit (limits.cuh).
-// cascade's transform_reduce and *_element return on the host, as Thrust's
-// do; CUB's calls are stream-ordered.
+// over a transform iterator), stream-ordered; cub.host (the same call, its
+// result then copied to the host and the stream waited for); thrust;
+// read_limit / copy_limit (limits.cuh). cascade's transform_reduce and
+// *_element return on the host, as Thrust's do: like for like, they compare
+// with cub.host, and cascade.into with cub.
 
 #include "harness.cuh"
 #include "limits.cuh"
 #include "runners.cuh"
 
 #include <cascade/cascade.cuh>
+#include <cascade/detail/reduce/single_pass.cuh>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -139,6 +143,24 @@ struct cascade_family_runner {
   }
 };
 
+// The stream-ordered forms, timed against CUB's stream-ordered calls.
+struct cascade_into_runner {
+  static constexpr memory where = memory::device;
+  template <class T>
+  auto bind(transform_reduce_t, io<T> io) const {
+    return [io] {
+      cascade::transform_reduce_into(cascade::cuda.on(io.stream), io.in, io.in + io.n, io.out, T{},
+                                     ::cuda::std::plus<>{}, twice_plus_one{});
+    };
+  }
+  template <class T>
+  auto bind(inner_product_t, io<T> io) const {
+    return [io, y = second_input<T>(io.n)] {
+      cascade::transform_reduce_into(cascade::cuda.on(io.stream), io.in, io.in + io.n, y, io.out, T{});
+    };
+  }
+};
+
 // The flat algorithms over the equivalent iterator.
 struct cascade_iterator_runner {
   static constexpr memory where = memory::device;
@@ -167,15 +189,36 @@ struct cascade_iterator_runner {
   }
 };
 
+// The host's copy of a stream-ordered result: page-locked, made once.
+inline void* pinned_result() {
+  static void* p = [] {
+    void* q = nullptr;
+    check(cudaMallocHost(&q, 64), "cudaMallocHost");
+    return q;
+  }();
+  return p;
+}
+
 // CUB: temporary storage and outputs allocated once, outside the timed call.
+// Home = false: the call alone, stream-ordered (what cascade's *_into forms
+// are timed against). Home = true: the call, then its result copied to
+// page-locked host memory and the stream waited for: what a CUB user does to
+// get the answer that cascade::transform_reduce and *_element return.
+template <bool Home>
 struct cub_family_runner {
   static constexpr memory where = memory::device;
 
   template <class Call>
-  static auto sized(Call call) {
+  static auto sized(Call call, const void* result, std::size_t result_bytes, cudaStream_t stream) {
     std::size_t bytes = 0;
     call(nullptr, bytes);
-    return [temp = device_alloc(bytes), bytes, call]() mutable { call(temp.get(), bytes); };
+    return [temp = device_alloc(bytes), bytes, call, result, result_bytes, stream]() mutable {
+      call(temp.get(), bytes);
+      if constexpr (Home) {
+        check(cudaMemcpyAsync(pinned_result(), result, result_bytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      }
+    };
   }
 
   template <class T>
@@ -184,7 +227,7 @@ struct cub_family_runner {
       check(cub::DeviceReduce::TransformReduce(temp, bytes, io.in, io.out, io.n, ::cuda::std::plus<>{},
                                                twice_plus_one{}, T{}, io.stream),
             "cub::DeviceReduce::TransformReduce");
-    });
+    }, io.out, sizeof(T), io.stream);
   }
   template <class T>
   auto bind(inner_product_t, io<T> io) const {
@@ -192,7 +235,7 @@ struct cub_family_runner {
       check(cub::DeviceReduce::TransformReduce(temp, bytes, pairs, io.out, io.n, ::cuda::std::plus<>{},
                                                product_of_pair{}, T{}, io.stream),
             "cub::DeviceReduce::TransformReduce");
-    });
+    }, io.out, sizeof(T), io.stream);
   }
   template <class T>
   auto bind(min_element_t, io<T> io) const {
@@ -206,7 +249,7 @@ struct cub_family_runner {
 #else
       check(cub::DeviceReduce::ArgMin(temp, bytes, io.in, io.out, at, io.n, io.stream), "cub::DeviceReduce::ArgMin");
 #endif
-    });
+    }, index->get(), sizeof(std::int64_t), io.stream);
   }
   template <class T>
   auto bind(max_element_t, io<T> io) const {
@@ -220,7 +263,7 @@ struct cub_family_runner {
 #else
       check(cub::DeviceReduce::ArgMax(temp, bytes, io.in, io.out, at, io.n, io.stream), "cub::DeviceReduce::ArgMax");
 #endif
-    });
+    }, index->get(), sizeof(std::int64_t), io.stream);
   }
 #if CASCADE_BENCH_CUB_ARG_MIN_MAX
   template <class T>
@@ -232,7 +275,7 @@ struct cub_family_runner {
       check(cub::DeviceReduce::ArgMinMax(temp, bytes, io.in, values, at, values + 1, at + 1, io.n,
                                          ::cuda::std::less<>{}, ::cuda::stream_ref{io.stream}),
             "cub::DeviceReduce::ArgMinMax");
-    });
+    }, outputs->get(), 2 * sizeof(std::int64_t), io.stream);
   }
 #endif
   template <class T>
@@ -241,7 +284,7 @@ struct cub_family_runner {
       check(cub::DeviceScan::InclusiveScan(temp, bytes, thrust::make_transform_iterator(io.in, twice_plus_one{}), io.out,
                                            ::cuda::std::plus<>{}, io.n, io.stream),
             "cub::DeviceScan::InclusiveScan");
-    });
+    }, io.out, 0, io.stream);
   }
 };
 
@@ -299,25 +342,97 @@ struct family_limit_runner {
   }
 };
 
+// --tuning: min_element's reduce of candidates and minmax_element's of
+// aligned pairs under other blocks per SM (which cap their registers) and
+// rows in flight, stream-ordered, against CUB's stream-ordered ArgMin and
+// ArgMinMax (the choices in detail/tuning/reduce.cuh).
+//   {min_element,minmax_element}/tune.m<min blocks>.r<rows>/<type>/<n>
+template <int MinBlocks, int Rows>
+struct element_variant_runner {
+  static constexpr memory where = memory::device;
+  template <class Base>
+  struct tuning : Base {
+    static constexpr int min_blocks_per_sm = MinBlocks;
+    static constexpr int rows_in_flight = Rows;
+  };
+  using comp = ::cuda::std::less<>;
+
+  template <class T>
+  auto bind(min_element_t, io<T> io) const {
+    namespace cd = cascade::detail;
+    auto position = std::make_shared<device_buffer>(device_alloc(sizeof(cd::offset_t)));
+    return [io, position] {
+      const cd::indexed_transform<cd::to_candidate<comp, T>, true, const T*> items({}, 0, io.in);
+      cd::candidate<T> none{};
+      none.rank = cd::kRankNone;
+      const auto out = thrust::make_transform_output_iterator(static_cast<cd::offset_t*>(position->get()),
+                                                              cd::position_of{});
+      cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<T>>>(items, io.n, out, none,
+                                                                           cd::select_first<comp, false>{}, io.stream);
+    };
+  }
+  template <class T>
+  auto bind(minmax_element_t, io<T> io) const {
+    namespace cd = cascade::detail;
+    auto positions = std::make_shared<device_buffer>(device_alloc(sizeof(cd::minmax_positions)));
+    return [io, positions] {
+      const cd::indexed_transform<cd::from_pair<comp, T>, true, const cd::pair_of<T>*> items(
+          {comp{}}, 0, reinterpret_cast<const cd::pair_of<T>*>(io.in));
+      const auto out = thrust::make_transform_output_iterator(static_cast<cd::minmax_positions*>(positions->get()),
+                                                              cd::resolve_minmax<comp, const T*>{io.in, io.n, {}});
+      cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<cd::pair_of<T>>>>(
+          items, io.n / 2, out, cd::empty_minmax<T>(), cd::combine_minmax<comp, true>{}, io.stream);
+    };
+  }
+};
+
 }  // namespace
 
 void register_family(const options& opt) {
   const auto cascade_impl = impl("cascade", cascade_family_runner{});
+  const auto into_impl = impl("cascade.into", cascade_into_runner{});
   const auto iterator_impl = impl("cascade.iterator", cascade_iterator_runner{});
-  const auto cub_impl = impl("cub", cub_family_runner{});
+  const auto cub_impl = impl("cub", cub_family_runner<false>{});
+  const auto cub_host_impl = impl("cub.host", cub_family_runner<true>{});
   const auto thrust_impl = impl("thrust", thrust_family_runner{});
   const auto read_limit = impl("read_limit", family_limit_runner{});
-  register_algorithm<transform_reduce_t>(opt, cascade_impl, iterator_impl, cub_impl, thrust_impl, read_limit);
-  register_algorithm<inner_product_t>(opt, cascade_impl, iterator_impl, cub_impl, thrust_impl, read_limit);
-  register_algorithm<min_element_t>(opt, cascade_impl, cub_impl, thrust_impl, read_limit);
-  register_algorithm<max_element_t>(opt, cascade_impl, cub_impl, thrust_impl, read_limit);
+  register_algorithm<transform_reduce_t>(opt, cascade_impl, into_impl, iterator_impl, cub_impl, cub_host_impl,
+                                         thrust_impl, read_limit);
+  register_algorithm<inner_product_t>(opt, cascade_impl, into_impl, iterator_impl, cub_impl, cub_host_impl,
+                                      thrust_impl, read_limit);
+  register_algorithm<min_element_t>(opt, cascade_impl, cub_impl, cub_host_impl, thrust_impl, read_limit);
+  register_algorithm<max_element_t>(opt, cascade_impl, cub_impl, cub_host_impl, thrust_impl, read_limit);
 #if CASCADE_BENCH_CUB_ARG_MIN_MAX
-  register_algorithm<minmax_element_t>(opt, cascade_impl, cub_impl, thrust_impl, read_limit);
+  register_algorithm<minmax_element_t>(opt, cascade_impl, cub_impl, cub_host_impl, thrust_impl, read_limit);
 #else
   register_algorithm<minmax_element_t>(opt, cascade_impl, thrust_impl, read_limit);
 #endif
   register_algorithm<transform_inclusive_scan_t>(opt, cascade_impl, iterator_impl, cub_impl, thrust_impl,
                                                  impl("copy_limit", family_limit_runner{}));
+#if CASCADE_BENCH_CUB_ARG_MIN_MAX
+  if (opt.tuning) {
+    auto variants = [&](auto type, const char* type_name) {
+      using T = decltype(type);
+      if (!opt.wants_type(type_name)) return;
+      for (int log2 = opt.min_log2; log2 <= opt.max_log2; log2 += opt.log2_step) {
+        auto algorithm = [&](auto tag) {
+          using A = decltype(tag);
+          add_case<A, T>(opt, type_name, log2, cub_impl);
+          add_case<A, T>(opt, type_name, log2, impl("tune.m2.r4", element_variant_runner<2, 4>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4", element_variant_runner<4, 4>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m4.r2", element_variant_runner<4, 2>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m6.r2", element_variant_runner<6, 2>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m8.r2", element_variant_runner<8, 2>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m8.r1", element_variant_runner<8, 1>{}));
+        };
+        algorithm(min_element_t{});
+        algorithm(minmax_element_t{});
+      }
+    };
+    variants(std::int32_t{}, "int32");  // the 4- and 8-byte classes, as tuning.cu
+    variants(double{}, "double");
+  }
+#endif
 }
 
 }  // namespace bench

@@ -31,6 +31,8 @@ void register_scan(const options& opt) {
       opt,
       impl("cascade", cascade_runner{cascade::cuda}),
       impl("cascade.decoupled_lookback", cascade_runner{cascade::cuda.with(cascade::strategy::decoupled_lookback)}),
+      impl("cascade.reproducible_lookback",
+           cascade_runner{cascade::cuda.with(cascade::strategy::reproducible_lookback)}),
       impl("cub", cub_runner{}),
       impl("thrust", thrust_runner{}),
       impl("copy_limit", copy_limit_runner{}),
