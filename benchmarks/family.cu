@@ -342,7 +342,7 @@ struct family_limit_runner {
   }
 };
 
-// --tuning: min_element's reduce of candidates and minmax_element's of
+// --tuning: min_element's reduce of 16-byte runs and minmax_element's of
 // aligned pairs under other blocks per SM (which cap their registers) and
 // rows in flight, stream-ordered, against CUB's stream-ordered ArgMin and
 // ArgMinMax (the choices in detail/tuning/reduce.cuh).
@@ -362,13 +362,16 @@ struct element_variant_runner {
     namespace cd = cascade::detail;
     auto position = std::make_shared<device_buffer>(device_alloc(sizeof(cd::offset_t)));
     return [io, position] {
-      const cd::indexed_transform<cd::to_candidate<comp, T>, true, const T*> items({}, 0, io.in);
+      // The 16-byte runs of the automatic path (n is a power of two: no tail).
+      using run_t = cd::run_of<T>;
+      const cd::indexed_transform<cd::from_run<comp, false, T>, true, const run_t*> runs(
+          {}, 0, reinterpret_cast<const run_t*>(io.in));
       cd::candidate<T> none{};
       none.rank = cd::kRankNone;
       const auto out = thrust::make_transform_output_iterator(static_cast<cd::offset_t*>(position->get()),
                                                               cd::position_of{});
-      cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<T>>>(items, io.n, out, none,
-                                                                           cd::select_first<comp, false>{}, io.stream);
+      cd::single_pass::run_tuned<tuning<cd::element_tuning<run_t>>>(runs, io.n / run_t::size, out, none,
+                                                                     cd::select_first<comp, false>{}, io.stream);
     };
   }
   template <class T>
@@ -418,12 +421,12 @@ void register_family(const options& opt) {
         auto algorithm = [&](auto tag) {
           using A = decltype(tag);
           add_case<A, T>(opt, type_name, log2, cub_impl);
-          add_case<A, T>(opt, type_name, log2, impl("tune.m2.r4", element_variant_runner<2, 4>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m2.r8", element_variant_runner<2, 8>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4", element_variant_runner<4, 4>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m4.r2", element_variant_runner<4, 2>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m6.r4", element_variant_runner<6, 4>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m6.r2", element_variant_runner<6, 2>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m8.r2", element_variant_runner<8, 2>{}));
-          add_case<A, T>(opt, type_name, log2, impl("tune.m8.r1", element_variant_runner<8, 1>{}));
         };
         algorithm(min_element_t{});
         algorithm(minmax_element_t{});

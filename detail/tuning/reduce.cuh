@@ -81,10 +81,12 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 
 // min_element / max_element: the accumulator is a candidate (position,
 // value, rank). The plain reduce's shape stays: H200, against CUB's ArgMin
-// in one run (stream-ordered, int32 / double, 2^24..2^28), 4 blocks per SM
-// and 4 rows in flight 0.92-1.11 / 1.09-1.45; 2 blocks x 4 rows 1.00-1.18 /
-// 1.14-1.55; 4 x 2 0.97-1.16 / 1.13-1.53; 6 x 2, 8 x 2 and 8 x 1, which
-// ptxas fits into 40 or 32 registers, 1.15-1.39 / 1.34-2.39.
+// in one run (stream-ordered, int32 / double, 2^24..2^28), over 16-byte runs
+// (h200-element-tuning-runs.json): 4 blocks per SM and 4 rows in flight
+// 0.90-1.11 / 1.07-1.46; 2 x 8 0.89-1.12 / 1.13-1.60; 4 x 2 0.95-1.17 /
+// 1.08-1.50; 6 x 2, 6 x 4 and 8 x 2 0.95-1.25 / 1.35-2.50. Item by item
+// (before the runs, h200-element-tuning.json) likewise: 4 x 4 0.92-1.11 /
+// 1.09-1.45, 6-8 blocks (40 or 32 registers) 1.15-1.39 / 1.34-2.39.
 template <class T>
 struct element_tuning : single_pass_reduce_tuning<T> {};
 
