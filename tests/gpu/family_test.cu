@@ -26,6 +26,7 @@ _CCCL_SUPPRESS_DEPRECATED_PUSH
 #include <functional>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 namespace cascade_test {
 namespace {
@@ -198,6 +199,48 @@ TEST_F(Family, TransformReduceIntoWritesInStreamOrder) {
   poison(out);
   cascade::transform_reduce_into(cascade::cuda, d.begin(), d.begin(), d.begin(), out.begin(), 17.0f);
   EXPECT_EQ(out[0], 17.0f) << "an empty range writes init";
+
+  // A non-commutative operator (composition of affine maps: order kept), and
+  // fancy iterators for both inputs.
+  {
+    const std::int64_t n = 100003;
+    const auto hu = random_input<std::uint32_t, bit_xor>(n, 11);
+    const auto du = to_device(hu);
+    affine want{3, 4};
+    for (std::uint32_t u : hu) want = compose{}(want, to_affine{}(u));
+    thrust::device_vector<affine> maps(1);
+    poison(maps);
+    cascade::transform_reduce_into(policy, du.begin(), du.end(), maps.begin(), affine{3, 4}, compose{}, to_affine{});
+    thrust::counting_iterator<std::int64_t> count(0);
+    thrust::device_vector<std::int64_t> squares(1);
+    poison(squares);
+    cascade::transform_reduce_into(policy, count, count + n, count, squares.begin(), std::int64_t{0});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
+    EXPECT_EQ(affine(maps[0]), want);
+    EXPECT_EQ(std::int64_t(squares[0]), (n - 1) * n * (2 * n - 1) / 6);
+  }
+
+  // Four host threads sharing the stream, each into its own slot.
+  {
+    const auto hx = random_input<std::int64_t, plus>(65537, 12);
+    const auto dx = to_device(hx);
+    std::int64_t dot = 0;
+    for (std::int64_t v : hx) dot += v * v;
+    thrust::device_vector<std::int64_t> slots(4 * 20);
+    poison(slots);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        for (int k = 0; k < 20; ++k) {
+          cascade::transform_reduce_into(policy, dx.begin(), dx.end(), dx.begin(), slots.begin() + (t * 20 + k),
+                                         std::int64_t{0});
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
+    EXPECT_EQ(to_host(slots), std::vector<std::int64_t>(4 * 20, dot));
+  }
 
   // Captured, then replayed twice into a poisoned output.
   const auto hx = random_input<float, plus>(100003, 5);
