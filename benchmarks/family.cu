@@ -370,7 +370,7 @@ struct element_variant_runner {
       none.rank = cd::kRankNone;
       const auto out = thrust::make_transform_output_iterator(static_cast<cd::offset_t*>(position->get()),
                                                               cd::position_of{});
-      cd::single_pass::run_tuned<tuning<cd::element_tuning<run_t>>>(runs, io.n / run_t::size, out, none,
+      cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<run_t>>>(runs, io.n / run_t::size, out, none,
                                                                      cd::select_first<comp, false>{}, io.stream);
     };
   }

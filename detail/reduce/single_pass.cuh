@@ -475,16 +475,16 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
 
 template <class It, class OutIt, class AccT, class Op>
 void run(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t stream, int grid_limit = 0) {
-  using T = load_type_t<It>;  // tuned by what a lane loads (and for some accumulators, by them)
-  using tuning = reduce_tuning_t<T, AccT>;
+  using T = load_type_t<It>;  // tuned by what a lane loads
   if constexpr (computed_iterator_v<It>) {
     run_tuned<computed_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
-  } else if (n > shape<tuning>::block_step && n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
+  } else if (n > shape<single_pass_reduce_tuning<T>>::block_step &&
+             n <= shape<single_pass_reduce_small_tuning<T>>::block_step) {
     // Above one chunk and up to 64 KB: one block of 1024 threads (up to one
     // chunk, run_tuned takes its own 256-thread block).
     run_single_block<single_pass_reduce_small_tuning<T>>(in, n, result, init, op, place_of(stream));
   } else {
-    run_tuned<tuning>(in, n, result, init, op, stream, grid_limit);
+    run_tuned<single_pass_reduce_tuning<T>>(in, n, result, init, op, stream, grid_limit);
   }
 }
 

@@ -79,45 +79,31 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
 };
 
-// min_element / max_element: the accumulator is a candidate (position,
-// value, rank). The plain reduce's shape stays: H200, against CUB's ArgMin
-// in one run (stream-ordered, int32 / double, 2^24..2^28), over 16-byte runs
-// (h200-element-tuning-runs.json): 4 blocks per SM and 4 rows in flight
-// 0.90-1.11 / 1.07-1.46; 2 x 8 0.89-1.12 / 1.13-1.60; 4 x 2 0.95-1.17 /
-// 1.08-1.50; 6 x 2, 6 x 4 and 8 x 2 0.95-1.25 / 1.35-2.50. Item by item
-// (before the runs, h200-element-tuning.json) likewise: 4 x 4 0.92-1.11 /
-// 1.09-1.45, 6-8 blocks (40 or 32 registers) 1.15-1.39 / 1.34-2.39.
-template <class T>
-struct element_tuning : single_pass_reduce_tuning<T> {};
-
-// The tuning of a reduce that loads Load and accumulates AccT.
-template <class Load, class AccT>
-struct reduce_tuning {
-  using type = single_pass_reduce_tuning<Load>;
-};
-template <class Load, class T>
-struct reduce_tuning<Load, candidate<T>> {
-  using type = element_tuning<Load>;
-};
-template <class Load, class AccT>
-using reduce_tuning_t = typename reduce_tuning<Load, AccT>::type;
+// min_element / max_element reduce candidates (position, value, rank) with
+// the plain reduce's shape, measured against the others: H200, against CUB's
+// ArgMin in one run (stream-ordered, int32 / double, 2^24..2^28), over
+// 16-byte runs (h200-element-tuning-runs.json): 4 blocks per SM and 4 rows
+// in flight 0.90-1.11 / 1.07-1.46; 2 x 8 0.89-1.12 / 1.13-1.60; 4 x 2
+// 0.95-1.17 / 1.08-1.50; 6 x 2, 6 x 4 and 8 x 2 0.95-1.25 / 1.35-2.50. Item by
+// item (before the runs, h200-element-tuning.json) likewise: 4 x 4 0.92-1.11
+// / 1.09-1.45, 6-8 blocks (40 or 32 registers) 1.15-1.39 / 1.34-2.39.
 
 // minmax_element: the accumulator is a 32- or 40-byte state (two positions,
 // two values, rank and flags) made from each pair as it is loaded. H200,
 // against CUB's ArgMinMax in one run (stream-ordered, int32 / double,
 // 2^24..2^28): 4 blocks per SM (64 registers, ptxas spills 60-160 bytes)
 // 0.89-1.40 / 1.25-1.91; 2 blocks (95 registers, no spills) 1.00-1.60 /
-// 1.33-1.97; 4 x 2 rows 0.93-1.46 / 1.30-2.00; 6-8 blocks 1.13-3.55.
-template <class T>
-struct element_pairs_tuning : single_pass_reduce_tuning<T> {};
+// 1.33-1.97; 4 x 2 rows 0.93-1.46 / 1.30-2.00; 6-8 blocks 1.13-3.55. So the
+// plain reduce's shape, with vectors of pairs.
+//
 // Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
 template <class T>
-struct single_pass_reduce_tuning<pair_of<T>> : element_pairs_tuning<T> {
+struct single_pass_reduce_tuning<pair_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = vector_items_v<pair_of<T>>;
 };
 // Read item by item (an input whose pairs are not aligned, or an iterator).
 template <class T>
-struct single_pass_reduce_tuning<minmax_state<T>> : element_pairs_tuning<T> {
+struct single_pass_reduce_tuning<minmax_state<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;
 };
 
