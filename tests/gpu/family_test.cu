@@ -166,9 +166,30 @@ TEST_F(Family, TransformReduceOverFancyIterators) {
   EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), count, std::int64_t{0}), want);
 }
 
+// A 256-byte accumulator: transform_reduce_into with a large value type.
+struct spread256 {
+  std::int64_t v[32];
+};
+struct to_spread256 {
+  __host__ __device__ spread256 operator()(std::int64_t x) const {
+    spread256 s;
+    for (int k = 0; k < 32; ++k) s.v[k] = x * (k + 1) - k;
+    return s;
+  }
+};
+struct add256 {
+  __host__ __device__ spread256 operator()(const spread256& a, const spread256& b) const {
+    spread256 r;
+    for (int k = 0; k < 32; ++k) r.v[k] = a.v[k] + b.v[k];
+    return r;
+  }
+};
+
 // The stream-ordered forms: each result written in stream order into a
 // poisoned output, as transform_reduce returns it and as the host computes it;
-// an empty range writes init; a capture replays them. (Their errors: below.)
+// an empty range writes init; a capture replays them; a non-commutative
+// operator, fancy iterators, a 256-byte value and several threads. (Their
+// errors: below.)
 TEST_F(Family, TransformReduceIntoWritesInStreamOrder) {
   stream_guard stream;
   const auto policy = cascade::cuda.on(stream.s);
@@ -218,6 +239,21 @@ TEST_F(Family, TransformReduceIntoWritesInStreamOrder) {
     CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
     EXPECT_EQ(affine(maps[0]), want);
     EXPECT_EQ(std::int64_t(squares[0]), (n - 1) * n * (2 * n - 1) / 6);
+  }
+
+  // A 256-byte value type, into a poisoned output.
+  {
+    const std::int64_t n = 100003;
+    const auto hx = random_input<std::int64_t, plus>(n, 13);
+    const auto dx = to_device(hx);
+    spread256 want{};
+    for (std::int64_t x : hx) want = add256{}(want, to_spread256{}(x));
+    thrust::device_vector<spread256> got(1);
+    poison(got);
+    cascade::transform_reduce_into(policy, dx.begin(), dx.end(), got.begin(), spread256{}, add256{}, to_spread256{});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream.s));
+    const spread256 g = got[0];
+    for (int k = 0; k < 32; ++k) EXPECT_EQ(g.v[k], want.v[k]) << "field " << k;
   }
 
   // Four host threads sharing the stream, each into its own slot.
