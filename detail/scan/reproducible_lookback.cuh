@@ -3,36 +3,52 @@
 // (decoupled_lookback.cuh) with a prefix rule that makes every tile's prefix a
 // function of the tile's index only, so that the bits of every output depend
 // on the input and N alone: not on timing, grid, SM count, load or
-// architecture. The keyed and segmented algorithms run on it. It is not yet
-// the automatic scan: on the H200 it takes 1.6-1.9x the textbook rule's time
-// from 2^24 (docs/performance.md), where the issue's budget is 1.03x.
+// architecture. The keyed and segmented algorithms run on it.
 //
 // Tiles form groups of 32 (one warp's lanes). Every tile publishes only its
-// aggregate A(t), which is never overwritten; a group's inclusive prefix
-// P(g) has a status word of its own, in a second, 32 times smaller array.
-// The association is fixed as
-//   G(g)        = the warp inclusive scan of A(32g) .. A(32g + 31), lane 31
-//   P(g)        = P(g - 1) op G(g), with P(-1) = init (or nothing)
-//   exclusive(t)= P(g - 1) op (the same warp scan, lane t - 32g - 1)
+// aggregate A(t), which is never overwritten; each group g has two words of
+// its own, its total G(g) and its inclusive prefix P(g). The association is
+// fixed as
+//   S_g(l)       = the warp inclusive scan of A(32g) .. A(32g + l), lane l
+//   G(g)         = S_g(31)
+//   P(g)         = P(g - 1) op G(g), with P(-1) = init (or nothing)
+//   exclusive(t) = P(g - 1) op S_g(t - 32g - 1)  (P(g - 1) alone for lane 0)
 // The warp scan (Kogge-Stone) gives lane l a fixed tree over lanes 0..l, so
-// lane l's value is the same whoever computes it and however many lanes
-// after l hold values. P(g - 1) is a left fold of group totals: a tile finds
-// the nearest published P(g - k) and folds G(g - k + 1) .. G(g - 1) onto it,
-// in order, which is P(g - 1) exactly, however far back it had to look. So a
-// tile that computed P(g - 1) may publish it for the others, and a group's
-// last tile publishes P(g). The silent-predecessor fallback recomputes a
-// tile's aggregate with its own tree, as for the textbook rule.
+// S_g(l) is the same whoever computes it and however many lanes after l hold
+// values. P is a left fold of group totals: a tile that finds the nearest
+// published P(h) and folds G(h + 1) .. G(g - 1) onto it, in order, makes the
+// very operations that define P(g - 1), however far back it had to look.
+//
+// So the look-back is the textbook's, one level up. One round trip polls the
+// tile's own group's aggregates and the totals and prefixes of the few
+// groups before it; a total not yet published is computed from its group's
+// aggregates (a few groups per round trip), and a group's first and last
+// tiles publish every total and prefix they compute, so the published
+// frontier moves many groups at a time. (When only a group's last tile
+// published P(g), the frontier moved one group per L2 round trip: 1.6-1.9x
+// the textbook rule's time on the H200.) A group's last tile publishes G(g)
+// as soon as its group's aggregates are in, before it looks further back.
+// Aggregates come with the silent-tile fallback: a tile's aggregate
+// recomputed with its own tree.
+//
+// What it costs is set by L2 traffic more than by round trips: the group
+// words are read by every tile of the next groups, so they sit on cache
+// lines of their own, few groups are polled, and few tiles write them (see
+// group_prefix; H100, float inclusive sum at 2^28, time against the
+// textbook rule's in the same run: words packed, 32 groups polled, every
+// tile publishing 3.5x; words apart 1.84x; 8 groups polled 1.37x; first and
+// last tiles publishing 1.09x).
 
 #include <cascade/detail/scan/decoupled_lookback.cuh>
 
 namespace cascade::detail::decoupled_lookback {
 
-// The aggregates of up to 32 consecutive tiles, lane j holding tile first + j
-// (j < count): polled, then waited for; a tile still silent after
-// Tuning::polls_before_fallback polls has its aggregate recomputed from its
-// inputs (it may not be running).
+// Up to 32 consecutive status words, lane j holding word first + j
+// (j < count): polled once, and for tile aggregates waited for; a tile still
+// silent after Tuning::polls_before_fallback polls has its aggregate
+// recomputed from its inputs (it may not be running).
 template <class AccT>
-struct aggregate_window {
+struct status_window {
   offset_t first;
   int count;
   AccT value{};
@@ -40,10 +56,10 @@ struct aggregate_window {
 
   __device__ bool mine_pending() const { return lane_id() < count && state == tile_invalid; }
   template <class Status>
-  __device__ void poll(const Status& tiles) {
-    if (mine_pending()) state = tiles.peek(first + lane_id(), value);
+  __device__ void poll(const Status& words) {
+    if (mine_pending()) state = words.peek(first + lane_id(), value);
   }
-  // After a first poll; every lane returns its own aggregate.
+  // Tile aggregates, after a first poll; every lane returns its own.
   template <class Tuning, class Status, class Recompute>
   __device__ AccT wait(const Status& tiles, Recompute aggregate_of) {
     for (int polls = 1; __any_sync(kFullMask, mine_pending()) && polls < Tuning::polls_before_fallback; ++polls) {
@@ -56,51 +72,120 @@ struct aggregate_window {
       const AccT recomputed = aggregate_of(first + l, found);
       if (lane_id() == l) value = recomputed;
     }
+    state = lane_id() < count ? tile_aggregate : tile_invalid;
     return value;
+  }
+};
+
+// Status words of one kind per group, `stride` words apart (see
+// group_prefix::word_stride).
+template <class Status>
+struct strided_words {
+  Status words;
+  offset_t stride;
+  template <class AccT>
+  __device__ tile_state peek(offset_t i, AccT& value) const { return words.peek(i * stride, value); }
+  template <class AccT>
+  __device__ void publish(offset_t i, tile_state state, const AccT& value) const {
+    words.publish(i * stride, state, value);
   }
 };
 
 struct group_prefix {
   static constexpr int group_tiles = kWarpThreads;
-  // The tiles' aggregates, then one prefix word per group.
-  static constexpr offset_t status_words(offset_t tiles) { return tiles + (tiles + group_tiles - 1) / group_tiles; }
+  static constexpr offset_t groups(offset_t tiles) { return (tiles + group_tiles - 1) / group_tiles; }
+  // Group words are read by every tile of the next Tuning::group_window
+  // groups: packed side by side, a few cache lines took the polls of the
+  // whole GPU, and the L2 slices holding them slowed every tile's loads
+  // (traced: a tile's bulk load took 16 us at p90, against 4.6 us with the
+  // textbook rule). 16 or 32 words apart measured the same.
+  static constexpr offset_t word_stride = 16;
+  // The tiles' aggregates, then each group's total and prefix, apart.
+  static constexpr offset_t status_words(offset_t tiles) { return tiles + 2 * word_stride * groups(tiles); }
   // A single block carries its prefix tile to tile (a left fold of tile
   // aggregates, another association), so at most a single tile takes it.
   template <class Tuning>
   static constexpr offset_t single_block_tiles = Tuning::single_block_tiles < 1 ? Tuning::single_block_tiles : 1;
 
-  // P(group - 1): the nearest published group prefix in windows of 32
-  // groups (one poll each, no waiting: an unpublished one is folded past),
-  // then the group totals after it folded on in order. `last` is group - 1's
-  // window, already polled once. Publishes P(group - 1) when it was not
-  // published yet. Every lane returns it.
-  template <class Tuning, class Status, class AccT, class Op, class Recompute>
-  __device__ static maybe<AccT> groups_before(const Status& tiles, const Status& groups, offset_t group,
-                                              const maybe<AccT>& init, Op op, aggregate_window<AccT>& last,
-                                              Recompute aggregate_of) {
-    if (group == 0) return init;
+  // Gives lanes lo .. totals.count - 1 of `totals` (group totals, polled
+  // once) the totals not yet published, each from its group's aggregates,
+  // Tuning::group_batch groups per round trip; publishes them if `publish`.
+  template <class Tuning, class Status, class Words, class AccT, class Op, class Recompute>
+  __device__ static void complete_totals(status_window<AccT>& totals, int lo, const Status& tiles,
+                                         const Words& total_words, bool publish, Op op, Recompute aggregate_of) {
+    constexpr int batch = Tuning::group_batch;
     const int lane = lane_id();
-    maybe<AccT> prefix = init;
-    offset_t from = 0;  // the first group to fold
-    for (offset_t end = group; end > 0; end -= kWarpThreads) {
-      const offset_t g = end - 1 - lane;
-      AccT value{};
-      const bool published = g >= 0 && groups.peek(g, value) == tile_prefix;
-      if (const unsigned found = __ballot_sync(kFullMask, published)) {
-        const int nearest = __ffs(found) - 1;
-        prefix = {shuffle_idx(value, nearest), true};
-        from = end - nearest;
-        break;
+    unsigned missing = __ballot_sync(kFullMask, lane >= lo && lane < totals.count && totals.state != tile_aggregate);
+    while (missing) {
+      int which[batch];
+      status_window<AccT> aggregates[batch];
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        which[b] = missing ? __ffs(missing) - 1 : -1;
+        missing &= missing - 1;
+        aggregates[b] = {(totals.first + which[b]) * group_tiles, which[b] < 0 ? 0 : group_tiles};
+        aggregates[b].poll(tiles);
+      }
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        if (which[b] < 0) break;
+        const AccT a = aggregates[b].template wait<Tuning>(tiles, aggregate_of);
+        const AccT total = shuffle_idx(warp_inclusive_scan(a, op), group_tiles - 1);
+        if (lane == which[b]) totals.value = total, totals.state = tile_aggregate;
+        if (publish && lane == 0) total_words.publish(totals.first + which[b], tile_aggregate, total);
       }
     }
-    for (offset_t g = from; g < group; ++g) {
-      aggregate_window<AccT> earlier{g * group_tiles, group_tiles};
-      if (g < group - 1) earlier.poll(tiles);
-      aggregate_window<AccT>& window = g < group - 1 ? earlier : last;
-      const AccT a = window.template wait<Tuning>(tiles, aggregate_of);
-      prefix = then(prefix, shuffle_idx(warp_inclusive_scan(a, op), group_tiles - 1), op);
+  }
+
+  // Folds the totals of lanes lo .. totals.count - 1 onto `prefix`, in
+  // order; publishes each prefix it makes if `publish`.
+  template <class Tuning, class Status, class Words, class AccT, class Op, class Recompute>
+  __device__ static void fold(maybe<AccT>& prefix, status_window<AccT>& totals, int lo, const Status& tiles,
+                              const Words& total_words, const Words& prefix_words, bool publish, Op op,
+                              Recompute aggregate_of) {
+    complete_totals<Tuning>(totals, lo, tiles, total_words, publish, op, aggregate_of);
+    const int lane = lane_id();
+    AccT made{};
+    for (int l = lo; l < totals.count; ++l) {
+      prefix = then(prefix, shuffle_idx(totals.value, l), op);
+      if (lane == l) made = prefix.value;
     }
-    if (from < group && lane == 0) groups.publish(group - 1, tile_prefix, prefix.value);
+    if (publish && lane >= lo && lane < totals.count) prefix_words.publish(totals.first + lane, tile_prefix, made);
+  }
+
+  // P(group - 1); every lane returns it. `totals` and `prefixes` hold the
+  // groups [first, group), polled once.
+  template <class Tuning, class Status, class Words, class AccT, class Op, class Recompute>
+  __device__ static maybe<AccT> groups_before(const Status& tiles, const Words& total_words,
+                                              const Words& prefix_words, offset_t group, status_window<AccT>& totals,
+                                              status_window<AccT> prefixes, bool publish, const maybe<AccT>& init,
+                                              Op op, Recompute aggregate_of) {
+    if (group == 0) return init;
+    // The nearest published prefix: in the polled window, else further back
+    // (one poll per 32 groups, no waiting: an unpublished one is folded past).
+    maybe<AccT> prefix = init;
+    offset_t from = 0;  // the first group to fold
+    for (;;) {
+      if (const unsigned found = __ballot_sync(kFullMask, prefixes.state == tile_prefix)) {
+        const int nearest = 31 - __clz(found);
+        prefix = {shuffle_idx(prefixes.value, nearest), true};
+        from = prefixes.first + nearest + 1;
+        break;
+      }
+      if (prefixes.first == 0) break;
+      prefixes = {max_of<offset_t>(0, prefixes.first - group_tiles),
+                  static_cast<int>(min_of<offset_t>(group_tiles, prefixes.first))};
+      prefixes.poll(prefix_words);
+    }
+    // The totals from there on, 32 groups per round trip; the last window's are polled already.
+    while (from < totals.first) {
+      status_window<AccT> earlier{from, static_cast<int>(min_of<offset_t>(group_tiles, totals.first - from))};
+      earlier.poll(total_words);
+      fold<Tuning>(prefix, earlier, 0, tiles, total_words, prefix_words, publish, op, aggregate_of);
+      from += earlier.count;
+    }
+    fold<Tuning>(prefix, totals, static_cast<int>(from - totals.first), tiles, total_words, prefix_words, publish,
+                 op, aggregate_of);
     return prefix;
   }
 
@@ -112,26 +197,32 @@ struct group_prefix {
     const int lane = lane_id();
     const offset_t group = tile / group_tiles;
     const int position = static_cast<int>(tile % group_tiles);
-    const Status groups = tiles.after(offset_t(gridDim.x));
+    const bool last = position == group_tiles - 1;
+    const strided_words<Status> total_words{tiles.after(offset_t(gridDim.x)), 2 * word_stride};
+    const strided_words<Status> prefix_words{tiles.after(offset_t(gridDim.x) + word_stride), 2 * word_stride};
     if (lane == 0) tiles.publish(tile, tile_aggregate, aggregate);
     if (tile > 0) pace_first_poll<Tuning>();
-    // One round trip asks for this group's tiles before this one, the
-    // previous group's (folded unless its prefix is published already) and
-    // the group prefixes; the earlier groups are folded first, then this
-    // group's aggregates and this tile's own are scanned.
-    aggregate_window<AccT> own{group * group_tiles, position};
-    aggregate_window<AccT> previous{(group - 1) * group_tiles, group > 0 ? group_tiles : 0};
+    // One round trip asks for this group's tiles before this one and the
+    // totals and prefixes of the Tuning::group_window groups before this one.
+    const offset_t first = max_of<offset_t>(0, group - Tuning::group_window);
+    status_window<AccT> own{group * group_tiles, position};
+    status_window<AccT> totals{first, static_cast<int>(group - first)};
+    status_window<AccT> prefixes = totals;
     own.poll(tiles);
-    previous.poll(tiles);
-    const maybe<AccT> before =
-        groups_before<Tuning, Status, AccT>(tiles, groups, group, init, op, previous, aggregate_of);
+    totals.poll(total_words);
+    prefixes.poll(prefix_words);
+    // This group first: its last tile publishes the total before it may
+    // wait for earlier groups.
     AccT a = own.template wait<Tuning>(tiles, aggregate_of);
     if (lane == position) a = aggregate;
     const AccT scanned = warp_inclusive_scan(a, op, position + 1);
-    if (position == group_tiles - 1) {
-      const AccT total = shuffle_idx(scanned, position);  // the whole warp: a shuffle names every lane
-      if (lane == 0) groups.publish(group, tile_prefix, then(before, total, op).value);
-    }
+    const AccT total = shuffle_idx(scanned, position);  // the whole warp: a shuffle names every lane
+    if (last && lane == 0) total_words.publish(group, tile_aggregate, total);
+    // Only a group's first and last tiles publish what they compute on the
+    // way: the same words written by all 32 tiles were as hot as the polls.
+    const maybe<AccT> before = groups_before<Tuning>(tiles, total_words, prefix_words, group, totals, prefixes,
+                                                     position == 0 || last, init, op, aggregate_of);
+    if (last && lane == 0) prefix_words.publish(group, tile_prefix, then(before, total, op).value);
     if (position == 0) return before;
     return then(before, shuffle_idx(scanned, position - 1), op);
   }

@@ -60,6 +60,17 @@ struct lookback_scan_tuning {
   // the extra polls cost more: int32 128 x 16 at 2^28, 1 window 1.065x CUB,
   // 2 windows 1.105x, 4 1.188x, 8 1.384x.
   static constexpr int lookback_windows = 1;
+  // The reproducible rule (reproducible_lookback.cuh): the groups of 32
+  // tiles whose totals and prefixes a tile polls in its first round trip, and
+  // the groups whose totals it computes from their aggregates per round trip
+  // when they are not published yet. H100, float inclusive sum at 2^28,
+  // against the textbook rule in the same run: window 32 / 16 / 8 / 4 1.84x
+  // / 1.40x / 1.37x / 1.36x while every tile published what it computed;
+  // with two tiles a group publishing, window 8 / 4 1.09x / 1.07x (one run
+  // each). Batch 4 / 8 1.09x / 1.28x (8 needs more registers than the 64
+  // that 8 blocks per SM allow).
+  static constexpr int group_window = 8;
+  static constexpr int group_batch = 4;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
   // predecessor publishes within a few microseconds of starting; about 30 us
