@@ -6,12 +6,13 @@
 // and its first warp finds the tile's prefix from its predecessors' status
 // words, by a prefix rule; the tile then writes its outputs. Rules:
 // - nearest_prefix (here, the named strategy decoupled_lookback, the
-//   textbook): look back over windows of 32 predecessors, combining their
+//   textbook, and the automatic scan of integral values): look back over windows of 32 predecessors, combining their
 //   aggregates in order until one has published its inclusive prefix, then
 //   publish the tile's own. Which prefix a tile meets depends on timing, so
 //   the association of the operator, and a float result's bits, do too.
-// - group_prefix (reproducible_lookback.cuh, the automatic scan): every
-//   prefix a function of the tile index only.
+// - group_prefix (reproducible_lookback.cuh: strategy reproducible_lookback
+//   and the automatic scan of every other type): every prefix a function of
+//   the tile index only.
 // Small inputs are scanned by a single block that carries the prefix from
 // tile to tile: one launch, no status. Larger inputs of 4- and 8-byte values
 // between 16-byte aligned arrays keep each tile in shared memory (bulk copies
@@ -359,23 +360,20 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
 
 namespace cascade::detail {
 
-// The textbook look-back, by name and as the automatic scan (its float bits
-// may differ from run to run; strategy::reproducible_lookback's do not).
-template <class Tag>
-struct textbook_lookback_algorithm {
+// The textbook look-back, by name (its float bits may differ from run to
+// run; strategy::reproducible_lookback's and the automatic scan's do not).
+template <>
+struct scan_algorithm<strategy::decoupled_lookback_t> {
   template <class InIt, class OutIt, class AccT, class Op>
-  static void run(Tag, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream_t stream) {
+  static void run(strategy::decoupled_lookback_t, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op,
+                  cudaStream_t stream) {
     decoupled_lookback::run<decoupled_lookback::nearest_prefix>(in, n, out, mode, op, stream);
   }
 };
-template <>
-struct scan_algorithm<strategy::decoupled_lookback_t> : textbook_lookback_algorithm<strategy::decoupled_lookback_t> {};
-template <>
-struct scan_algorithm<strategy::automatic_t> : textbook_lookback_algorithm<strategy::automatic_t> {};
 
 }  // namespace cascade::detail
 
-// The reproducible rule and its scan_algorithm come with the engine, so that
-// code calling scan_algorithm<strategy::reproducible_lookback_t> may include
-// this file alone (the rule's file includes this one first).
+// The reproducible rule, its scan_algorithm and the automatic scan's come
+// with the engine, so that code calling scan_algorithm<strategy::...> may
+// include this file alone (the rule's file includes this one first).
 #include <cascade/detail/scan/reproducible_lookback.cuh>

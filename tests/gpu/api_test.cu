@@ -552,7 +552,7 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 
 // Out of place and in place: in place, a recomputed predecessor's inputs
 // must still be inputs (decoupled_lookback.cuh says why they are). Both
-// prefix rules: the textbook's (the automatic scan) and the reproducible one.
+// prefix rules: the textbook's (the automatic scan of integers) and the reproducible one (of the rest).
 template <class Tuning, class Rule, class T, class Op>
 void check_lookback_rule(const std::vector<T>& h, const thrust::device_vector<T>& d, Op op) {
   const std::size_t n = h.size();
