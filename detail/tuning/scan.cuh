@@ -69,8 +69,10 @@ struct lookback_scan_tuning {
   // with two tiles a group publishing, window 8 / 4 1.09x / 1.07x (one run
   // each). Batch 4 / 8 1.09x / 1.28x (8 needs more registers than the 64
   // that 8 blocks per SM allow).
+  // Values past 16 bytes complete one group per round trip: four windows of
+  // a 1 KB value unrolled took ptxas an hour and 13 GB.
   static constexpr int group_window = 8;
-  static constexpr int group_batch = 4;
+  static constexpr int group_batch = sizeof(AccT) <= 16 ? 4 : 1;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
   // predecessor publishes within a few microseconds of starting; about 30 us
