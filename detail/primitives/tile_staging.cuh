@@ -36,6 +36,28 @@ constexpr bool fits_beside_tile(std::size_t staging_bytes, offset_t tile_items) 
   return staging_bytes + sizeof(AccT) * std::size_t(tile_items + tile_items / 32 + 64) + 512 <= 48 * 1024;
 }
 
+// Block-wide: store(p, load(p)) for p in [0, count), with up to Batch loads
+// of each thread in flight before their stores. A plain loop waits for each
+// load before the next (the store in between may alias it, for all the
+// compiler knows): a tile's staging then took a memory latency per item of
+// each thread (keyed scans, H100: 1.27 -> 1.00 ms at 2^26 with 8 in flight).
+template <int Batch, class Load, class Store>
+__device__ __forceinline__ void stage_each(int count, Load load, Store store) {
+  for (int p0 = threadIdx.x; p0 < count; p0 += Batch * blockDim.x) {
+    decltype(load(0)) v[Batch];
+#pragma unroll
+    for (int b = 0; b < Batch; ++b) {
+      const int p = p0 + b * int(blockDim.x);
+      if (p < count) v[b] = load(p);
+    }
+#pragma unroll
+    for (int b = 0; b < Batch; ++b) {
+      const int p = p0 + b * int(blockDim.x);
+      if (p < count) store(p, v[b]);
+    }
+  }
+}
+
 template <class OutIt, class Storage, class = void>
 struct tile_output_view {
   __device__ static OutIt view(const OutIt& out, const Storage&) { return out; }

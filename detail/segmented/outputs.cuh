@@ -41,7 +41,7 @@ struct exclusive_run_values {
   }
   template <class K, offset_t N>
   __device__ auto view(const key_tile<K, N>& s) const {
-    return exclusive_run_values<OutIt, staged_runs<Runs, N>, T, Op>{out, {runs, runs.n, &s}, init, op};
+    return exclusive_run_values<OutIt, staged_runs<Runs, N>, T, Op>{out, staged_runs<Runs, N>::of(runs, s), init, op};
   }
 };
 template <class OutIt, class Segments, class T, class Op>
@@ -57,7 +57,7 @@ struct exclusive_segment_values {
   }
   template <class Id, offset_t N>
   __device__ auto view(const segment_tile<Id, N>& s) const {
-    return exclusive_segment_values<OutIt, staged_segments<Segments, N>, T, Op>{out, {segments, segments.segments, &s},
+    return exclusive_segment_values<OutIt, staged_segments<Segments, N>, T, Op>{out, staged_segments<Segments, N>::of(segments, s),
                                                                               init, op};
   }
 };
@@ -82,7 +82,7 @@ struct run_totals {
   }
   template <class K, offset_t N>
   __device__ auto view(const key_tile<K, N>& s) const {
-    return run_totals<staged_runs<Runs, N>, KeysOut, ValuesOut, CountOut>{{runs, runs.n, &s}, keys_out, values_out,
+    return run_totals<staged_runs<Runs, N>, KeysOut, ValuesOut, CountOut>{staged_runs<Runs, N>::of(runs, s), keys_out, values_out,
                                                                           runs_out};
   }
 };
@@ -109,7 +109,7 @@ struct segment_totals {
   }
   template <class Id, offset_t N>
   __device__ auto view(const segment_tile<Id, N>& s) const {
-    return segment_totals<staged_segments<Segments, N>, OutIt, T, Op>{{segments, segments.segments, &s}, out, init, op};
+    return segment_totals<staged_segments<Segments, N>, OutIt, T, Op>{staged_segments<Segments, N>::of(segments, s), out, init, op};
   }
 };
 

@@ -7,7 +7,9 @@
 // Only trivially copyable keys whose tile fits beside the engine's
 // (fits_beside_tile) are staged; else the runs read the keys themselves.
 
+#include <cascade/detail/primitives/tile_staging.cuh>
 #include <cascade/detail/primitives/uninitialized.cuh>
+#include <cascade/detail/util/math.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 #include <type_traits>
@@ -17,15 +19,16 @@ namespace cascade::detail {
 template <class K, offset_t TileItems>
 struct key_tile {
   offset_t base;
-  int items;
   uninitialized_array<K, int(TileItems) + 2> key;  // key[p] = keys[base - 1 + p], where that exists
 };
 
 template <class K, offset_t TileItems>
-using key_tile_if_copyable = std::enable_if_t<std::is_trivially_copyable_v<K>, key_tile<K, TileItems>>;
+using key_tile_if_copyable =
+    std::enable_if_t<std::is_trivially_copyable_v<K> && std::is_default_constructible_v<K>, key_tile<K, TileItems>>;
 
-// Runs of keys as the tile sees them: staged inside the tile, the runs
-// themselves elsewhere (the same answers either way).
+// Runs of keys as one tile sees them, for the tile's own items only (the
+// engine reads and writes nothing else through a tile's view): every test
+// reads staged keys, with no bounds check and no global fallback per item.
 template <class Runs, offset_t TileItems>
 struct staged_runs {
   using key_type = typename Runs::key_type;
@@ -33,18 +36,18 @@ struct staged_runs {
   using tile_storage = key_tile<key_type, N>;  // (a staged view is not staged again)
   Runs global;
   offset_t n;
+  offset_t base;  // the tile's first item
   const key_tile<key_type, TileItems>* tile;
 
-  __device__ bool inside(offset_t i) const { return i >= tile->base && i < tile->base + tile->items; }
-  __device__ const key_type& at(offset_t i) const { return tile->key[int(i - tile->base) + 1]; }
-  __device__ key_type key(offset_t i) const { return inside(i) ? at(i) : global.key(i); }
-  __device__ bool head(offset_t i) const {
-    if (!inside(i)) return global.head(i);
-    return i == 0 || !global.pred(tile->key[int(i - tile->base)], at(i));
+  __device__ static staged_runs of(const Runs& runs, const key_tile<key_type, TileItems>& s) {
+    return {runs, runs.n, s.base, &s};
   }
+  // Where item i's key is staged.
+  __device__ int at(offset_t i) const { return int(i - base) + 1; }
+  __device__ key_type key(offset_t i) const { return tile->key[at(i)]; }
+  __device__ bool head(offset_t i) const { return i == 0 || !global.pred(tile->key[at(i) - 1], tile->key[at(i)]); }
   __device__ bool last(offset_t i) const {
-    if (!inside(i)) return global.last(i);
-    return i == n - 1 || !global.pred(at(i), tile->key[int(i - tile->base) + 2]);
+    return i == n - 1 || !global.pred(tile->key[at(i)], tile->key[at(i) + 1]);
   }
 };
 
@@ -52,16 +55,16 @@ struct staged_runs {
 template <offset_t TileItems, class Runs>
 __device__ staged_runs<Runs, TileItems> stage_runs(const Runs& runs, offset_t base, int valid,
                                                    key_tile<typename Runs::key_type, TileItems>& s) {
-  for (int p = threadIdx.x; p < valid + 2; p += blockDim.x) {
-    const offset_t i = base - 1 + p;
-    if (i >= 0 && i < runs.n) s.key[p] = static_cast<typename Runs::key_type>(runs.key(i));
-  }
-  if (threadIdx.x == 0) {
-    s.base = base;
-    s.items = valid;
-  }
+  // Keys base - 1 .. base + valid, where they exist: all of a thread's loads
+  // in flight at once (128 threads stage a tile of 2560 in one round).
+  const offset_t from = max_of<offset_t>(base - 1, 0);
+  const int count = int(min_of<offset_t>(base + valid + 1, runs.n) - from);
+  const int skip = int(from - (base - 1));
+  stage_each<24>(count, [&](int p) { return static_cast<typename Runs::key_type>(runs.key(from + p)); },
+                 [&](int p, const typename Runs::key_type& k) { s.key[skip + p] = k; });
+  if (threadIdx.x == 0) s.base = base;
   __syncthreads();
-  return {runs, runs.n, &s};
+  return staged_runs<Runs, TileItems>::of(runs, s);
 }
 
 }  // namespace cascade::detail

@@ -16,6 +16,9 @@
 #include <cascade/detail/primitives/shuffle.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
+#include <cascade/detail/primitives/tile_staging.cuh>
+
+#include <cuda/std/limits>
 
 namespace cascade::detail {
 
@@ -24,7 +27,6 @@ struct segment_tile {
   static constexpr int capacity = int(TileItems) + 2;
   static_assert(TileItems + 2 <= 0xffff, "begins are staged in 16 bits");
   offset_t base;  // the tile's first item
-  int items;      // the tile's item count
   int begins;     // begin[k] holds segment first + k's begin, k < begins
   Id first, last;  // the segments of the tile's first and last items
   // begin(first + k) - base + 1, clamped to [0, TileItems + 2]: exact
@@ -33,8 +35,10 @@ struct segment_tile {
   Id segment[TileItems];  // item base + p lies in segment first + segment[p]
 };
 
-// The segmentation as the tile sees it: staged where it has it, the
-// segmentation itself elsewhere (the same answers either way).
+// The segmentation as one tile sees it: segment_of for the tile's own items
+// only (the engine reads nothing else through a tile's view), from shared
+// memory with no check; begin(j) from shared memory where staged, else from
+// the segmentation itself (the same answers either way).
 template <class Segments, offset_t TileItems>
 struct staged_segments {
   using id_type = typename Segments::id_type;
@@ -43,18 +47,20 @@ struct staged_segments {
   using tile_storage = segment_tile<id_type, N>;  // (a staged view is not staged again)
   Segments global;
   id_type segments;
+  offset_t base;   // the tile's first item
+  id_type first;   // its segment
+  int begins;      // the begins staged
   const segment_tile<id_type, TileItems>* tile;
 
+  __device__ static staged_segments of(const Segments& segs, const segment_tile<id_type, TileItems>& s) {
+    return {segs, segs.segments, s.base, s.first, s.begins, &s};
+  }
   __device__ offset_t begin(id_type j) const {
-    const id_type k = j - tile->first;
-    if (k >= 0 && k < id_type(tile->begins)) return tile->base + tile->begin[k] - 1;
+    const id_type k = j - first;
+    if (k >= 0 && k < id_type(begins)) return base + tile->begin[k] - 1;
     return global.begin(j);
   }
-  __device__ id_type segment_of(offset_t i) const {
-    const offset_t p = i - tile->base;
-    if (p >= 0 && p < tile->items) return tile->first + tile->segment[p];
-    return global.segment_of(i);
-  }
+  __device__ id_type segment_of(offset_t i) const { return first + tile->segment[int(i - base)]; }
 };
 
 // The last segment in [lo, hi] that begins at or before i (begin(lo) <= i).
@@ -112,26 +118,29 @@ __device__ staged_segments<Segments, TileItems> stage_segments(
   __syncthreads();
   const Id first = s.first, last = s.last;
   const int begins = Segments::stage_begins ? int(min_of<Id>(last - first + 2, Id(s.capacity))) : 0;
-  for (int k = threadIdx.x; k < begins; k += blockDim.x) {
-    const offset_t b = segs.begin(first + Id(k)) - base + 1;
-    s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(b, 0, TileItems + 2));
-  }
+  stage_each<24>(begins, [&](int k) { return segs.begin(first + Id(k)) - base + 1; },
+                 [&](int k, offset_t b) { s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(b, 0, TileItems + 2)); });
   if (threadIdx.x == 0) {
     s.base = base;
-    s.items = valid;
     s.begins = begins;
   }
   __syncthreads();
-  const staged_segments<Segments, TileItems> view{segs, segs.segments, &s};
+  const auto view = staged_segments<Segments, TileItems>::of(segs, s);
+  // Each thread walks its consecutive items, with the next segment's begin
+  // at hand: a compare per item, a search only past two segment ends.
   const int per = int(TileItems) / int(blockDim.x);
   const int p0 = int(threadIdx.x) * per;
   const int count = clamp_to(valid - p0, 0, per);
   if (count > 0) {
+    constexpr offset_t never = ::cuda::std::numeric_limits<offset_t>::max();
+    auto next_begin = [&](Id j) { return j < last ? view.begin(j + 1) : never; };
     Id j = Segments::stage_begins ? last_begun(view, first, last, base + p0) : segs.segment_of(base + p0);
+    offset_t next = next_begin(j);
     for (int k = 0; k < count; ++k) {
       const offset_t i = base + p0 + k;
-      if (j < last && view.begin(j + 1) <= i) {
+      if (i >= next) {
         j = j + 1 < last && view.begin(j + 2) <= i ? last_begun(view, Id(j + 2), last, i) : Id(j + 1);
+        next = next_begin(j);
       }
       s.segment[p0 + k] = j - first;
     }
