@@ -87,58 +87,65 @@ template <class Storage, class AccT, class It>
 inline constexpr bool vector_io_v =
     Storage::vectorizable && std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, AccT>;
 
-// Moves a warp's segment of a tile between memory and the threads' blocked
-// registers. `count` is this thread's number of valid items; `warp_valid` the
-// warp's. Loading converts to AccT; storing converts to the output's type.
-// Items past the end of a partial tile are loaded as `filler` (an input) and
-// never stored. `Full` (a whole tile) drops the bound checks, so that the
-// loads and stores use constant offsets from one address.
-template <bool Full, int Items, tile_io Io, class Storage, class AccT, class InIt>
-__device__ __forceinline__ void load_tile(InIt in, offset_t first, offset_t warp_first, int count, int warp_valid,
-                                          const AccT& filler, Storage& storage, AccT (&items)[Items]) {
-  if constexpr (Io == tile_io::direct) {
-    load_blocked(in, first, Full ? Items : count, Full && aligned16(in), items);
+// The warp_transpose path's two halves. fill_exchange moves the warp's
+// segment of a tile from memory into the warp's exchange slots, coalesced
+// (16-byte vectors, swizzled, where whole tiles lie between aligned arrays of
+// AccT; it returns whether it used them); read_blocked then gives each thread
+// its `Items` consecutive items. Loading converts to AccT; items past the end
+// of a partial tile are `filler` (an input).
+template <bool Full, int Items, class Storage, class AccT, class InIt>
+__device__ __forceinline__ bool fill_exchange(InIt in, offset_t warp_first, int warp_valid, const AccT& filler,
+                                              Storage& storage) {
+  const int lane = lane_id();
+  AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+  if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
+    if (aligned16(in)) {
+      using vector_t = typename Storage::vector_t;
+      vector_t* slots = Storage::vector_slots(ex);
+      const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
 #pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      if (!Full && k >= count) items[k] = filler;
-    }
-  } else {
-    const int lane = lane_id();
-    AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
-    if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
-      if (aligned16(in)) {
-        using vector_t = typename Storage::vector_t;
-        vector_t* slots = Storage::vector_slots(ex);
-        const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
-#pragma unroll
-        for (int j = 0; j < Storage::vectors_per_thread; ++j) {
-          slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
-        }
-        __syncwarp();
-#pragma unroll
-        for (int q = 0; q < Storage::vectors_per_thread; ++q) {
-          const vector_t x = slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)];
-#pragma unroll
-          for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = x.v[c];
-        }
-        __syncwarp();
-        return;
+      for (int j = 0; j < Storage::vectors_per_thread; ++j) {
+        slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
       }
+      __syncwarp();
+      return true;
     }
-    const InIt from = in + (warp_first + lane);
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      ex[Storage::padded(k * kWarpThreads + lane)] =
-          Full || k * kWarpThreads + lane < warp_valid ? static_cast<AccT>(from[k * kWarpThreads]) : filler;
-    }
-    __syncwarp();
-    AccT* mine = Storage::blocked(ex, lane);
-#pragma unroll
-    for (int k = 0; k < Items; ++k) items[k] = mine[Storage::blocked_offset(lane, k)];
-    __syncwarp();
   }
+  const InIt from = in + (warp_first + lane);
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    ex[Storage::padded(k * kWarpThreads + lane)] =
+        Full || k * kWarpThreads + lane < warp_valid ? static_cast<AccT>(from[k * kWarpThreads]) : filler;
+  }
+  __syncwarp();
+  return false;
 }
 
+template <int Items, class Storage, class AccT>
+__device__ __forceinline__ void read_blocked(bool vectors, Storage& storage, AccT (&items)[Items]) {
+  const int lane = lane_id();
+  AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+  if constexpr (Storage::vectorizable) {
+    if (vectors) {
+      const typename Storage::vector_t* slots = Storage::vector_slots(ex);
+#pragma unroll
+      for (int q = 0; q < Storage::vectors_per_thread; ++q) {
+        const auto x = slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)];
+#pragma unroll
+        for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = x.v[c];
+      }
+      return;
+    }
+  }
+  const AccT* mine = Storage::blocked(ex, lane);
+#pragma unroll
+  for (int k = 0; k < Items; ++k) items[k] = mine[Storage::blocked_offset(lane, k)];
+}
+
+// Moves a warp's segment of a tile from the threads' blocked registers to
+// memory, converting to the output's type: `count` is this thread's number
+// of valid items, `warp_valid` the warp's; `Full` (a whole tile) drops the
+// bound checks, so that the stores use constant offsets from one address.
 template <bool Full, int Items, tile_io Io, class Storage, class AccT, class OutIt>
 __device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t warp_first, int count, int warp_valid,
                                            Storage& storage, const AccT (&items)[Items]) {
@@ -248,10 +255,31 @@ __device__ __forceinline__ AccT scan_tile_shaped(InIt in, OutIt out, offset_t ba
   const int warp_valid = Full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
   AccT items[Items];
   const AccT filler = Full ? AccT{} : static_cast<AccT>(in[base]);
-  load_tile<Full, Items, Io>(in, first, warp_first, count, warp_valid, filler, storage, items);
-
-  const block_scan_result<AccT> block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
-  apply_prefix(items, thread_prefix(tile_prefix(block.aggregate, storage), block, op), mode, op);
+  block_scan_result<AccT> block;
+  if constexpr (Io == tile_io::warp_transpose) {
+    // The tile waits for its prefix in the warps' exchange slots, not in
+    // registers: each thread folds its items, then reads and scans them again
+    // once the prefix is known (the same operations, so the same bits). The
+    // look-back, which needs many registers, then shares them with nothing:
+    // the keyed scans' kernels stopped spilling at 4 blocks per SM (H100,
+    // float over a transform iterator at 2^26: 228 -> 219 us).
+    const bool vectors = fill_exchange<Full, Items>(in, warp_first, warp_valid, filler, storage);
+    read_blocked(vectors, storage, items);
+    block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
+    const maybe<AccT> running = thread_prefix(tile_prefix(block.aggregate, storage), block, op);
+    read_blocked(vectors, storage, items);
+    __syncwarp();  // every lane has its items before store_tile reuses the slots
+    scan_items(items, op);
+    apply_prefix(items, running, mode, op);
+  } else {
+    load_blocked(in, first, Full ? Items : count, Full && aligned16(in), items);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if (!Full && k >= count) items[k] = filler;
+    }
+    block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
+    apply_prefix(items, thread_prefix(tile_prefix(block.aggregate, storage), block, op), mode, op);
+  }
   store_tile<Full, Items, Io>(out, first, warp_first, count, warp_valid, storage, items);
   __syncthreads();  // the storage is free for the next tile
   return block.aggregate;

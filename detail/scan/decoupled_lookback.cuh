@@ -18,9 +18,11 @@
 // tile to tile: one launch, no status. Larger inputs of 4- and 8-byte values
 // between 16-byte aligned arrays keep each tile in shared memory (bulk copies
 // on sm_90, the threads' own copies before) instead of in registers through
-// the look-back (shared_tile.cuh): more tiles per SM. The tile's shape, and
-// so its combination tree, depends on the value type and N only, never on
-// where the tile lives, the pointers' alignment or the architecture.
+// the look-back (shared_tile.cuh): more tiles per SM. Other inputs wait in
+// the warps' exchange slots (tile_scan.cuh), loaded by the threads. The
+// tile's shape, and so its combination tree, depends on the value type and N
+// only, never on where the tile lives, the pointers' alignment or the
+// architecture.
 //
 // Progress never depends on the order in which the hardware runs blocks: a
 // predecessor that has published nothing after a while may not be running
@@ -212,7 +214,7 @@ inline constexpr bool shared_tiles_v =
 
 // The blocks per SM that __launch_bounds__ allows: a shape chosen for
 // shared tiles may give its register-tile kernel (misaligned arrays, other
-// iterators) fewer, since those hold the tile in registers.
+// iterators) fewer, since those load and scan the tile in registers.
 template <class Tuning, bool SharedTiles>
 inline constexpr int blocks_per_sm_v =
     !SharedTiles && Tuning::register_tile_blocks_per_sm > 0 ? Tuning::register_tile_blocks_per_sm
