@@ -194,13 +194,17 @@ __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile
   }
 }
 
-// Whether a scan writes over its own input (d_first == first).
+// Whether a scan may write over its own input: equal pointers, or any
+// other iterator, which may read the output's memory (a transform of the
+// output array; a segmented algorithm's items over values it scans in place)
+// and cannot say otherwise. Such scans take the in-place protocol below:
+// fences, and a silent predecessor polled again after its recomputation.
 template <class InIt, class OutIt>
-__device__ __forceinline__ bool same_address(InIt in, OutIt out) {
+__device__ __forceinline__ bool may_overlap(InIt in, OutIt out) {
   if constexpr (std::is_pointer_v<InIt> && std::is_pointer_v<OutIt>) {
     return static_cast<const void*>(in) == static_cast<const void*>(out);
   } else {
-    return false;
+    return true;
   }
 }
 
@@ -274,7 +278,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   // with them), so the recomputed value is the tile's; if it has published
   // meanwhile, its publication is taken instead. The in-place progress tests
   // (reversed tiles, one poll before recomputing) check both tile kinds.
-  const bool in_place = same_address(in, out);
+  const bool in_place = may_overlap(in, out);
   auto recompute = [&](offset_t t, tile_state& state) {
     if (in_place) __threadfence();  // the loads after the poll that found t silent
     AccT value = warp_tile_aggregate<threads, items, AccT>(in, t * tile_items, op);

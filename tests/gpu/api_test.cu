@@ -551,27 +551,43 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 // launched, and a short wait before a silent predecessor's tile is recomputed.
 
 // Out of place and in place: in place, a recomputed predecessor's inputs
-// must still be inputs (decoupled_lookback.cuh says why they are). Both
-// prefix rules: the textbook's (the automatic scan of integers) and the reproducible one (of the rest).
+// must still be inputs (decoupled_lookback.cuh says why they are). In place
+// also through an iterator over the output (as a segmented scan's items read
+// the values it overwrites), which cannot say that it reads the output. Both
+// prefix rules: the textbook's (the automatic scan of integers) and the
+// reproducible one (of the rest).
+struct same_value {
+  template <class T>
+  __host__ __device__ T operator()(const T& x) const { return x; }
+};
+enum class placement { out_of_place, in_place, in_place_through_iterator };
+
 template <class Tuning, class Rule, class T, class Op>
 void check_lookback_rule(const std::vector<T>& h, const thrust::device_vector<T>& d, Op op) {
   const std::size_t n = h.size();
   thrust::device_vector<T> out(n);
-  for (const bool in_place : {false, true}) {
+  for (const placement where : {placement::out_of_place, placement::in_place, placement::in_place_through_iterator}) {
     for (const bool exclusive : {false, true}) {
-      if (in_place) {
-        thrust::copy(d.begin(), d.end(), out.begin());
-      } else {
+      if (where == placement::out_of_place) {
         poison(out);
+      } else {
+        thrust::copy(d.begin(), d.end(), out.begin());
       }
       const T init = h[n / 2];
-      const T* in = in_place ? out.data().get() : d.data().get();
-      cascade::detail::decoupled_lookback::run_tuned<Tuning, Rule>(
-          in, static_cast<std::int64_t>(n), out.data().get(), cascade::detail::scan_mode<T>{init, exclusive, exclusive},
-          op, nullptr);
+      const cascade::detail::scan_mode<T> mode{init, exclusive, exclusive};
+      const T* in = where == placement::out_of_place ? d.data().get() : out.data().get();
+      if (where == placement::in_place_through_iterator) {
+        cascade::detail::decoupled_lookback::run_tuned<Tuning, Rule>(thrust::make_transform_iterator(in, same_value{}),
+                                                                     static_cast<std::int64_t>(n), out.data().get(),
+                                                                     mode, op, nullptr);
+      } else {
+        cascade::detail::decoupled_lookback::run_tuned<Tuning, Rule>(in, static_cast<std::int64_t>(n),
+                                                                     out.data().get(), mode, op, nullptr);
+      }
       CASCADE_TEST_CUDA(cudaDeviceSynchronize());
       const auto want = host_scan(h, exclusive ? scan_kind::exclusive : scan_kind::inclusive, init, op);
-      ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive") << (in_place ? ", in place" : "");
+      ASSERT_EQ(to_host(out), want) << (exclusive ? "exclusive" : "inclusive") << ", placement "
+                                    << static_cast<int>(where);
     }
   }
 }
