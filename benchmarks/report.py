@@ -10,6 +10,9 @@ its time ratio to CUB (below 1: faster than CUB).
   report.py results.json --markdown          the same as Markdown
   report.py results.json --ratio-table       cascade/cub time ratios only: rows n, columns types
   report.py results.json --plot gbps.png     GB/s against n (needs matplotlib)
+  report.py results.json --segmented-plot p.png --types float
+                                             keyed and segmented: time against shape at the
+                                             largest n, one panel per algorithm (needs matplotlib)
 
 Keyed and segmented algorithms (names <algorithm>/<impl>/<type>/<n>/<shape>)
 get one table per algorithm, type and n: rows are shapes, columns each
@@ -288,6 +291,35 @@ def plot(plt, results, algorithms, types, impls, path):
     print(f"wrote {path}")
 
 
+def segmented_plot(plt, shaped, type_name, path):
+    """One panel per keyed or segmented algorithm: time against shape at the largest n."""
+    algorithms = ordered({k[0] for k in shaped if k[2] == type_name}, SEGMENTED)
+    if not algorithms:
+        sys.exit(f"report.py: no keyed or segmented results for {type_name}")
+    fig, axes = plt.subplots(2, (len(algorithms) + 1) // 2, figsize=(5 * ((len(algorithms) + 1) // 2), 7),
+                             squeeze=False)
+    for ax, algorithm in zip([a for row in axes for a in row], algorithms):
+        n = max(k[3] for k in shaped if (k[0], k[2]) == (algorithm, type_name))
+        shapes = ordered({k[4] for k in shaped if (k[0], k[2], k[3]) == (algorithm, type_name, n)}, SHAPES)
+        for impl in impl_order({k[1] for k in shaped if (k[0], k[2], k[3]) == (algorithm, type_name, n)}):
+            points = [(x, shaped[(algorithm, impl, type_name, n, s)].time_us) for x, s in enumerate(shapes)
+                      if (algorithm, impl, type_name, n, s) in shaped]
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=impl,
+                    linestyle="--" if impl.endswith("_limit") else "-")
+        ax.set_xticks(range(len(shapes)))
+        ax.set_xticklabels(shapes, rotation=45, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_ylabel("us")
+        ax.set_title(f"{algorithm} / {type_name} / n = {n}", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in [a for row in axes for a in row][len(algorithms):]:
+        ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"wrote {path}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", help="Google Benchmark JSON written by cascade_bench --benchmark_out=...")
@@ -300,10 +332,12 @@ def main():
     parser.add_argument("--metrics", default=",".join(METRICS),
                         help="comma-separated subset of time,gbps,limit,ratio (default: all)")
     parser.add_argument("--plot", metavar="PNG", help="also plot GB/s against n into this file (needs matplotlib)")
+    parser.add_argument("--segmented-plot", metavar="PNG",
+                        help="plot the keyed and segmented times against shape (first of --types, default float)")
     parser.add_argument("--missing-ok", action="store_true", help="exit quietly if the results file does not exist")
     args = parser.parse_args()
 
-    plt = import_pyplot() if args.plot else None  # fail before printing anything
+    plt = import_pyplot() if args.plot or args.segmented_plot else None  # fail before printing anything
     if args.missing_ok and not os.path.exists(args.json):
         print(f"report.py: {args.json} does not exist: no results to report")
         return
@@ -359,6 +393,8 @@ def main():
         print(f"failed: {name}: {message}", file=sys.stderr)
     if args.plot:
         plot(plt, results, algorithms, types, impls, args.plot)
+    if args.segmented_plot:
+        segmented_plot(plt, shaped, (args.types or "float").split(",")[0], args.segmented_plot)
 
 
 if __name__ == "__main__":
