@@ -50,6 +50,7 @@
 #include <cascade/detail/util/device.cuh>
 #include <cascade/detail/util/launch.cuh>
 #include <cascade/detail/util/temporary.cuh>
+#include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
 #include <nv/target>
@@ -59,6 +60,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include <cascade/detail/util/math.cuh>
 
@@ -194,18 +196,42 @@ __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile
   }
 }
 
-// Whether a scan may write over its own input: equal pointers, or any
-// other iterator, which may read the output's memory (a transform of the
-// output array; a segmented algorithm's items over values it scans in place)
-// and cannot say otherwise. Such scans take the in-place protocol below:
-// fences, and a silent predecessor polled again after its recomputation.
+// The one array an iterator reads or writes, where it can say: a pointer, a
+// computed iterator (none), Thrust's transform_iterator over one, or an
+// iterator that names its array (array(): the segmented algorithms' items and
+// outputs, index_iterators.cuh).
+struct array_address {
+  const void* p;  // nullptr: no memory
+  bool known;
+};
+template <class It, class = void>
+struct names_array : std::false_type {};
+template <class It>
+struct names_array<It, std::void_t<decltype(std::declval<const It&>().array())>> : std::true_type {};
+template <class It>
+struct is_thrust_transform : std::false_type {};
+template <class F, class It, class R, class V>
+struct is_thrust_transform<thrust::transform_iterator<F, It, R, V>> : std::true_type {};
+
+template <class It>
+__device__ __forceinline__ array_address array_of(const It& it) {
+  if constexpr (std::is_pointer_v<It>) return {static_cast<const void*>(it), true};
+  else if constexpr (computed_iterator_v<It>) return {nullptr, true};
+  else if constexpr (is_thrust_transform<It>::value) return array_of(it.base());
+  else if constexpr (names_array<It>::value) return array_of(it.array());
+  else return {nullptr, false};
+}
+
+// Whether a scan may write over its own input (d_first == first, the one
+// overlap the standard allows): unless both arrays are known and differ.
+// Such scans take the in-place protocol below: fences, and a silent
+// predecessor polled again after its recomputation. (An iterator that cannot
+// say might read the output: a segmented scan's items over the values it
+// overwrites were wrong under compute-sanitizer before it took the protocol.)
 template <class InIt, class OutIt>
 __device__ __forceinline__ bool may_overlap(InIt in, OutIt out) {
-  if constexpr (std::is_pointer_v<InIt> && std::is_pointer_v<OutIt>) {
-    return static_cast<const void*>(in) == static_cast<const void*>(out);
-  } else {
-    return true;
-  }
+  const array_address a = array_of(in), b = array_of(out);
+  return !a.known || !b.known || (a.p != nullptr && a.p == b.p);
 }
 
 // Whether tiles stay in shared memory (Tuning::shared_tiles; shared_tile.cuh):

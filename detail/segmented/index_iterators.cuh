@@ -13,6 +13,7 @@
 #include <cascade/detail/util/iterator.cuh>
 
 #include <iterator>
+#include <utility>
 
 namespace cascade::detail {
 
@@ -30,7 +31,22 @@ struct index_input {
   __device__ value_type operator[](offset_t k) const { return f(first + k); }
   __device__ value_type operator*() const { return f(first); }
   __host__ __device__ index_input operator+(offset_t k) const { return {f, first + k}; }
+  // The values the items read (the engine's in-place test: may_overlap).
+  template <class G = F>
+  __device__ auto array() const -> decltype(std::declval<const G&>().values) {
+    return f.values;
+  }
 };
+
+// What an output policy writes over: a scan's outputs, or a reduction's values.
+template <class G>
+__device__ auto output_array(const G& g, int) -> decltype(g.out) {
+  return g.out;
+}
+template <class G>
+__device__ auto output_array(const G& g, long) -> decltype(g.values_out) {
+  return g.values_out;
+}
 
 template <class F, class T>
 struct index_output {
@@ -52,6 +68,10 @@ struct index_output {
   __device__ proxy operator[](offset_t k) const { return {f, first + k}; }
   __device__ proxy operator*() const { return {f, first}; }
   __host__ __device__ index_output operator+(offset_t k) const { return {f, first + k}; }
+  template <class G = F>
+  __device__ auto array() const -> decltype(output_array(std::declval<const G&>(), 0)) {
+    return output_array(f, 0);
+  }
 };
 
 // The tile [base, base + valid) of the input is F's items first + base on.
