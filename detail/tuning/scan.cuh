@@ -98,6 +98,15 @@ struct lookback_scan_tuning {
   static constexpr bool shared_tiles = false;
 };
 
+// Blocks per SM of the shared tuning's shape when its tiles are loaded by
+// the threads (through the warp exchange, tile_scan.cuh), which caps the
+// registers at 65536 / (128 x blocks). H100, 2^26 items, the tile waiting
+// in the exchange slots: a float scan over a transform iterator 219 / 258 /
+// 356 us at 4 / 6 / 8 blocks (6 and 8 spill). The segmented algorithms'
+// pairs specialize it (segmented/pairs.cuh).
+template <class AccT>
+inline constexpr int register_tile_blocks = 4;
+
 // 4- and 8-byte values between 16-byte aligned arrays of them: tiles that
 // stay in shared memory through the look-back, moved by bulk copies on sm_90
 // and by the threads' 16-byte copies before (shared_tile.cuh). With no registers holding items across the
@@ -122,13 +131,10 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
   // 0.812 -> 0.631, 2^24 0.894 -> 0.798, 2^26 0.876 -> 0.826, 2^27 0.882 ->
   // 0.831; int64 2^17 0.578 -> 0.547, 2^19 0.656 -> 0.597, 2^21 0.718 -> 0.598.
   static constexpr long long min_items = 1 << 17;
-  // The same 160 bytes per thread in registers (misaligned arrays, other
-  // iterators, which take this shape too so that their bits are the
-  // aligned arrays'): 4 blocks of 128 threads allow 128 registers (sm_90,
-  // float sum: 128 used, 12 bytes spilled; with 5 blocks 96 registers and
-  // 116 bytes spilled); as many items in flight per SM as 8 blocks of
-  // 128 x 24. Time to be measured.
-  static constexpr int register_tile_blocks_per_sm = 4;
+  // The same 160 bytes per thread loaded by the threads (misaligned arrays,
+  // other iterators, which take this shape too so that their bits are the
+  // aligned arrays'), with the blocks per SM of register_tile_blocks below.
+  static constexpr int register_tile_blocks_per_sm = register_tile_blocks<AccT>;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:
