@@ -4,7 +4,8 @@
 // previous tile's last, read once) to keys[base + valid], read coalesced
 // once; the head and last-item tests and the outputs' keys then read shared
 // memory instead of each key two or three times from global memory.
-// Only trivially copyable keys whose tile fits beside the engine's
+// Only trivially copyable, default-constructible keys (a thread holds a batch
+// of them between load and store) whose tile fits beside the engine's
 // (fits_beside_tile) are staged; else the runs read the keys themselves.
 
 #include <cascade/detail/primitives/tile_staging.cuh>
