@@ -60,7 +60,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
-#include <utility>
 
 #include <cascade/detail/util/math.cuh>
 
@@ -194,32 +193,6 @@ __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile
                                                     "r"(unsigned(end - begin)) : "memory");))
     }
   }
-}
-
-// The one array an iterator reads or writes, where it can say: a pointer, a
-// computed iterator (none), Thrust's transform_iterator over one, or an
-// iterator that names its array (array(): the segmented algorithms' items and
-// outputs, index_iterators.cuh).
-struct array_address {
-  const void* p;  // nullptr: no memory
-  bool known;
-};
-template <class It, class = void>
-struct names_array : std::false_type {};
-template <class It>
-struct names_array<It, std::void_t<decltype(std::declval<const It&>().array())>> : std::true_type {};
-template <class It>
-struct is_thrust_transform : std::false_type {};
-template <class F, class It, class R, class V>
-struct is_thrust_transform<thrust::transform_iterator<F, It, R, V>> : std::true_type {};
-
-template <class It>
-__device__ __forceinline__ array_address array_of(const It& it) {
-  if constexpr (std::is_pointer_v<It>) return {static_cast<const void*>(it), true};
-  else if constexpr (computed_iterator_v<It>) return {nullptr, true};
-  else if constexpr (is_thrust_transform<It>::value) return array_of(it.base());
-  else if constexpr (names_array<It>::value) return array_of(it.array());
-  else return {nullptr, false};
 }
 
 // Whether a scan may write over its own input (d_first == first, the one

@@ -30,6 +30,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace cascade::detail {
 
@@ -91,6 +92,33 @@ inline constexpr bool computed_iterator_v = computed_iterator<It>::value || comp
 template <class It>
 inline constexpr bool computed_iterator_v = computed_iterator<It>::value;
 #endif
+
+// The one array an iterator reads or writes, where it can say: a pointer, a
+// computed iterator (none), Thrust's transform_iterator over one, or an
+// iterator that names its array (array(): the segmented algorithms' items and
+// outputs, segmented/index_iterators.cuh): what the look-back scan compares to
+// tell whether it runs in place (decoupled_lookback.cuh: may_overlap).
+struct array_address {
+  const void* p;  // nullptr: no memory
+  bool known;
+};
+template <class It, class = void>
+struct names_array : std::false_type {};
+template <class It>
+struct names_array<It, std::void_t<decltype(std::declval<const It&>().array())>> : std::true_type {};
+template <class It>
+struct is_thrust_transform : std::false_type {};
+template <class F, class It, class R, class V>
+struct is_thrust_transform<thrust::transform_iterator<F, It, R, V>> : std::true_type {};
+
+template <class It>
+__device__ __forceinline__ array_address array_of(const It& it) {
+  if constexpr (std::is_pointer_v<It>) return {static_cast<const void*>(it), true};
+  else if constexpr (computed_iterator_v<It>) return {nullptr, true};
+  else if constexpr (is_thrust_transform<It>::value) return array_of(it.base());
+  else if constexpr (names_array<It>::value) return array_of(it.array());
+  else return {nullptr, false};
+}
 
 template <class It>
 offset_t checked_distance(It first, It last, const char* algorithm) {

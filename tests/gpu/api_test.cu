@@ -552,8 +552,8 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 
 // Out of place and in place: in place, a recomputed predecessor's inputs
 // must still be inputs (decoupled_lookback.cuh says why they are). In place
-// also through an iterator over the output (as a segmented scan's items read
-// the values it overwrites), which cannot say that it reads the output. Both
+// also through a transform iterator over the output, whose base the engine
+// compares (as it compares a segmented scan's values with its output). Both
 // prefix rules: the textbook's (the automatic scan of integers) and the
 // reproducible one (of the rest).
 struct same_value {
