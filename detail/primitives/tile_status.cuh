@@ -1,6 +1,9 @@
 #pragma once
 // Per-tile status for the decoupled look-back (Merrill & Garland 2016): each
 // tile publishes its aggregate (state A), then its inclusive prefix (state P).
+// An aggregate that absorbs whatever precedes it (op(x, a) == a: a segmented
+// tile that holds a segment start) may say so (state X, the reproducible
+// rule's, reproducible_lookback.cuh).
 // The single-pass reduce publishes its chunk partials the same way.
 //
 // Status words are never cleared between launches: each carries the epoch of
@@ -27,7 +30,7 @@
 
 namespace cascade::detail {
 
-enum tile_state : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_prefix = 2 };
+enum tile_state : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_prefix = 2, tile_absorbing = 3 };
 
 inline constexpr unsigned kEpochMask = (1u << 30) - 1;
 

@@ -60,10 +60,28 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include <cascade/detail/util/math.cuh>
 
 namespace cascade::detail::decoupled_lookback {
+
+// Whether the operator may say that a tile's aggregate absorbs whatever
+// precedes it (op.absorbs(aggregate, first item): op(x, aggregate) ==
+// aggregate; segmented/pairs.cuh). The reproducible rule then finds such a
+// tile's successors' prefixes without looking further back.
+template <class Op, class AccT, class = void>
+inline constexpr bool can_absorb = false;
+template <class Op, class AccT>
+inline constexpr bool can_absorb<Op, AccT,
+                                 std::void_t<decltype(std::declval<const Op&>().absorbs(
+                                     std::declval<const AccT&>(), std::declval<AccT (&)()>()))>> = true;
+
+template <class Op, class AccT, class First>
+__device__ __forceinline__ bool absorbs(const Op& op, const AccT& aggregate, First first) {
+  if constexpr (can_absorb<Op, AccT>) return op.absorbs(aggregate, first);
+  else return false;
+}
 
 // The back-off between polls: none on small grids, where every wait is latency.
 template <class Tuning>
@@ -152,9 +170,11 @@ struct nearest_prefix {
   template <class Tuning>
   static constexpr offset_t single_block_tiles = Tuning::single_block_tiles;
 
+  // (`absorbing` is not used: pairs, whose aggregates may absorb, take the
+  // reproducible rule.)
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
-  __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate,
-                                            const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+  __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate, bool,
+                                                 const maybe<AccT>& init, Op op, Recompute aggregate_of) {
     if (tile == 0) {
       if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
       return init;
@@ -290,14 +310,18 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
     }
     return value;
   };
-  auto prefix = [&](const AccT& aggregate, auto& s) -> maybe<AccT> {
-    if (threadIdx.x < kWarpThreads) {
-      const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate, init, op, recompute);
-      if (in_place) __threadfence();  // this tile's publications before its outputs
-      if (threadIdx.x == 0) s.prefix[0] = p;
-    }
-    __syncthreads();
-    return s.prefix[0];
+  // The tile's prefix, given its aggregate; first() reads the tile's first item.
+  auto prefix_with = [&](auto first) {
+    return [&, first](const AccT& aggregate, auto& s) -> maybe<AccT> {
+      if (threadIdx.x < kWarpThreads) {
+        const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate,
+                                                                      absorbs(op, aggregate, first), init, op, recompute);
+        if (in_place) __threadfence();  // this tile's publications before its outputs
+        if (threadIdx.x == 0) s.prefix[0] = p;
+      }
+      __syncthreads();
+      return s.prefix[0];
+    };
   };
   if constexpr (SharedTiles) {
     static_assert(!staging::staged, "shared tiles take arrays only");
@@ -308,13 +332,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
     storage.shared.tile.load_rest(in + base, valid);
     prefetch_tile<Tuning, tile_items>(in, n, tile);
     __syncthreads();  // the tile's barrier is armed, its last values written
-    scan_shared_tile(out + base, valid, mode, op, storage.shared, prefix);
+    scan_shared_tile(out + base, valid, mode, op, storage.shared,
+                     prefix_with([&] { return static_cast<AccT>(in[base]); }));
   } else {
     prefetch_tile<Tuning, tile_items>(in, n, tile);
     // The recomputation of a silent predecessor (prefix) reads `in` itself.
     const auto tile_in = staging::stage(in, base, valid, staged);
     const auto tile_out = tile_output_view<OutIt, typename staging::storage>::view(out, staged);
-    scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op, storage.registers, prefix);
+    scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op, storage.registers,
+                                          prefix_with([&] { return static_cast<AccT>(tile_in[base]); }));
   }
 }
 

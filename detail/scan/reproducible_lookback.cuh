@@ -32,6 +32,16 @@
 // Aggregates come with the silent-tile fallback: a tile's aggregate
 // recomputed with its own tree.
 //
+// Segmented pairs add a shortcut that keeps every bit: a tile whose
+// aggregate absorbs what precedes it (op(x, A) == A: it holds a segment
+// start; segmented/pairs.cuh) publishes it as such (tile_absorbing). Every
+// combination of a range that includes an absorbing A is then the same
+// whatever lies before A, so a window needs only its lanes from the nearest
+// absorbing one on (those before stand in as AccT{}); a tile whose own
+// group's scan absorbs takes it as its prefix without P(g - 1); and a group
+// total that absorbs is that group's prefix too. A keyed scan's tile then
+// waits for its nearest predecessors only, not for every tile before it.
+//
 // What it costs is set by L2 traffic more than by round trips: the group
 // words are read by every tile of the next groups, so they sit on cache
 // lines of their own, few groups are polled, and few tiles write them (see
@@ -56,22 +66,39 @@ struct status_window {
   tile_state state = tile_invalid;
 
   __device__ bool mine_pending() const { return lane_id() < count && state == tile_invalid; }
+  // Whether a lane holds an aggregate that absorbs what precedes it.
+  __device__ bool absorbs() const { return __any_sync(kFullMask, lane_id() < count && state == tile_absorbing); }
+  // The first lane a combination of the window needs: the nearest absorbing
+  // one (0 without one, or where the operator cannot absorb).
+  template <bool Absorbing>
+  __device__ int first_needed() const {
+    if constexpr (!Absorbing) return 0;
+    const unsigned absorbing = __ballot_sync(kFullMask, lane_id() < count && state == tile_absorbing);
+    return absorbing ? 31 - __clz(absorbing) : 0;
+  }
   template <class Status>
   __device__ void poll(const Status& words) {
     if (mine_pending()) state = words.peek(first + lane_id(), value);
   }
-  // Tile aggregates, after a first poll; every lane returns its own.
-  template <class Tuning, class Status, class Recompute>
+  // Tile aggregates, after a first poll; every lane returns its own, those
+  // before the nearest absorbing one (Absorbing) AccT{} instead.
+  template <class Tuning, bool Absorbing, class Status, class Recompute>
   __device__ AccT wait(const Status& tiles, Recompute aggregate_of) {
-    for (int polls = 1; __any_sync(kFullMask, mine_pending()) && polls < Tuning::polls_before_fallback; ++polls) {
+    int from = first_needed<Absorbing>();
+    auto pending = [&] { return lane_id() >= from && mine_pending(); };
+    for (int polls = 1; __any_sync(kFullMask, pending()) && polls < Tuning::polls_before_fallback; ++polls) {
       __nanosleep(spin_nanoseconds<Tuning>());
       poll(tiles);
+      from = first_needed<Absorbing>();
     }
-    for (unsigned silent = __ballot_sync(kFullMask, mine_pending()); silent; silent &= silent - 1) {
+    for (unsigned silent = __ballot_sync(kFullMask, pending()); silent; silent &= silent - 1) {
       const int l = __ffs(silent) - 1;
       tile_state found = tile_aggregate;  // tiles here hold aggregates only
       const AccT recomputed = aggregate_of(first + l, found);
-      if (lane_id() == l) value = recomputed;
+      if (lane_id() == l) value = recomputed, state = found;
+    }
+    if constexpr (Absorbing) {
+      if (lane_id() < from) value = AccT{};
     }
     return value;
   }
@@ -114,8 +141,9 @@ struct group_prefix {
   __device__ static void complete_totals(status_window<AccT>& totals, int lo, const Status& tiles,
                                          const Words& total_words, bool publish, Op op, Recompute aggregate_of) {
     constexpr int batch = Tuning::group_batch;
+    constexpr bool absorbing = can_absorb<Op, AccT>;
     const int lane = lane_id();
-    unsigned missing = __ballot_sync(kFullMask, lane >= lo && lane < totals.count && totals.state != tile_aggregate);
+    unsigned missing = __ballot_sync(kFullMask, lane >= lo && lane < totals.count && totals.state == tile_invalid);
     while (missing) {
       int which[batch];
       status_window<AccT> aggregates[batch];
@@ -129,10 +157,11 @@ struct group_prefix {
 #pragma unroll
       for (int b = 0; b < batch; ++b) {
         if (which[b] < 0) break;
-        const AccT a = aggregates[b].template wait<Tuning>(tiles, aggregate_of);
+        const AccT a = aggregates[b].template wait<Tuning, absorbing>(tiles, aggregate_of);
         const AccT total = shuffle_idx(warp_inclusive_scan(a, op), group_tiles - 1);
-        if (lane == which[b]) totals.value = total, totals.state = tile_aggregate;
-        if (publish && lane == 0) total_words.publish(totals.first + which[b], tile_aggregate, total);
+        const tile_state state = absorbing && aggregates[b].absorbs() ? tile_absorbing : tile_aggregate;
+        if (lane == which[b]) totals.value = total, totals.state = state;
+        if (publish && lane == 0) total_words.publish(totals.first + which[b], state, total);
       }
     }
   }
@@ -163,19 +192,29 @@ struct group_prefix {
     if (group == 0) return init;
     // The nearest published prefix: in the polled window, else further back
     // (one poll per 32 groups, no waiting: an unpublished one is folded past).
+    // A polled total that absorbs is its group's prefix too (P(h) = P(h - 1)
+    // op G(h) = G(h)), and ends the search where it is nearer.
     maybe<AccT> prefix = init;
     offset_t from = 0;  // the first group to fold
-    for (;;) {
-      if (const unsigned found = __ballot_sync(kFullMask, prefixes.state == tile_prefix)) {
-        const int nearest = 31 - __clz(found);
-        prefix = {shuffle_idx(prefixes.value, nearest), true};
-        from = prefixes.first + nearest + 1;
-        break;
+    const unsigned absorbing = __ballot_sync(kFullMask, lane_id() < totals.count && totals.state == tile_absorbing);
+    const unsigned published = __ballot_sync(kFullMask, prefixes.state == tile_prefix);
+    if (absorbing && absorbing >= published) {  // (the highest set bit decides)
+      const int nearest = 31 - __clz(absorbing);
+      prefix = {shuffle_idx(totals.value, nearest), true};
+      from = totals.first + nearest + 1;
+    } else {
+      for (;;) {
+        if (const unsigned found = __ballot_sync(kFullMask, prefixes.state == tile_prefix)) {
+          const int nearest = 31 - __clz(found);
+          prefix = {shuffle_idx(prefixes.value, nearest), true};
+          from = prefixes.first + nearest + 1;
+          break;
+        }
+        if (prefixes.first == 0) break;
+        prefixes = {max_of<offset_t>(0, prefixes.first - group_tiles),
+                    static_cast<int>(min_of<offset_t>(group_tiles, prefixes.first))};
+        prefixes.poll(prefix_words);
       }
-      if (prefixes.first == 0) break;
-      prefixes = {max_of<offset_t>(0, prefixes.first - group_tiles),
-                  static_cast<int>(min_of<offset_t>(group_tiles, prefixes.first))};
-      prefixes.poll(prefix_words);
     }
     // The totals from there on, 32 groups per round trip; the last window's are polled already.
     while (from < totals.first) {
@@ -190,17 +229,20 @@ struct group_prefix {
   }
 
   // Called by the tile's first warp; returns the tile's exclusive prefix
-  // (init included; none for tile 0 without init).
+  // (init included; none for tile 0 without init). `absorbing`: whether the
+  // tile's aggregate absorbs what precedes it.
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
   __device__ static maybe<AccT> exclusive_prefix(const Status& tiles, offset_t tile, const AccT& aggregate,
-                                                 const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+                                                 bool absorbing, const maybe<AccT>& init, Op op,
+                                                 Recompute aggregate_of) {
+    constexpr bool can = can_absorb<Op, AccT>;
     const int lane = lane_id();
     const offset_t group = tile / group_tiles;
     const int position = static_cast<int>(tile % group_tiles);
     const bool last = position == group_tiles - 1;
     const strided_words<Status> total_words{tiles.after(offset_t(gridDim.x)), 2 * word_stride};
     const strided_words<Status> prefix_words{tiles.after(offset_t(gridDim.x) + word_stride), 2 * word_stride};
-    if (lane == 0) tiles.publish(tile, tile_aggregate, aggregate);
+    if (lane == 0) tiles.publish(tile, absorbing ? tile_absorbing : tile_aggregate, aggregate);
     if (tile > 0) pace_first_poll<Tuning>();
     // One round trip asks for this group's tiles before this one and the
     // totals and prefixes of the Tuning::group_window groups before this one.
@@ -213,16 +255,22 @@ struct group_prefix {
     prefixes.poll(prefix_words);
     // This group first: its last tile publishes the total before it may
     // wait for earlier groups.
-    AccT a = own.template wait<Tuning>(tiles, aggregate_of);
+    AccT a = own.template wait<Tuning, can>(tiles, aggregate_of);
+    const bool own_absorbs = can && own.absorbs();  // S_g(position - 1) absorbs P(g - 1)
+    const bool total_absorbs = own_absorbs || absorbing;
     if (lane == position) a = aggregate;
     const AccT scanned = warp_inclusive_scan(a, op, position + 1);
     const AccT total = shuffle_idx(scanned, position);  // the whole warp: a shuffle names every lane
-    if (last && lane == 0) total_words.publish(group, tile_aggregate, total);
+    if (last && lane == 0) {
+      total_words.publish(group, total_absorbs ? tile_absorbing : tile_aggregate, total);
+      if (total_absorbs) prefix_words.publish(group, tile_prefix, total);
+    }
+    if (own_absorbs) return {shuffle_idx(scanned, position - 1), true};
     // Only a group's first and last tiles publish what they compute on the
     // way: the same words written by all 32 tiles were as hot as the polls.
     const maybe<AccT> before = groups_before<Tuning>(tiles, total_words, prefix_words, group, totals, prefixes,
                                                      position == 0 || last, init, op, aggregate_of);
-    if (last && lane == 0) prefix_words.publish(group, tile_prefix, then(before, total, op).value);
+    if (last && !total_absorbs && lane == 0) prefix_words.publish(group, tile_prefix, then(before, total, op).value);
     if (position == 0) return before;
     return then(before, shuffle_idx(scanned, position - 1), op);
   }

@@ -12,6 +12,12 @@
 // (offsets): (sa, a) + (sb, b) = (sb, sa == sb ? a op b : b). Because ids never
 // decrease, sa == sb means the whole of b and a's last piece lie in one
 // segment; the id itself says where the value goes.
+//
+// absorbs(a, first): whether op(x, a) == a, bits and all, for every x the
+// scan engine may put before a's range (whose first item `first()` gives):
+// the combination of the items before it, or AccT{} (which stands in for
+// what a prefix does not need; reproducible_lookback.cuh). Such a range's
+// prefix is known without its predecessors.
 
 #include <cascade/detail/tuning/scan.cuh>
 #include <cascade/detail/util/iterator.cuh>
@@ -36,6 +42,11 @@ struct headed_op {
     else heads = static_cast<C>(a.heads + b.heads);
     return {heads, b.heads ? b.value : static_cast<V>(op(a.value, b.value))};
   }
+  // A range with a head (counted heads never absorb: the count adds up).
+  template <class V, class First>
+  __host__ __device__ bool absorbs(const headed<bool, V>& a, First) const {
+    return a.heads;
+  }
 };
 
 template <class Id, class V>
@@ -50,6 +61,12 @@ struct tagged_op {
   template <class Id, class V>
   __host__ __device__ tagged<Id, V> operator()(const tagged<Id, V>& a, const tagged<Id, V>& b) const {
     return {b.segment, a.segment == b.segment ? static_cast<V>(op(a.value, b.value)) : b.value};
+  }
+  // A range ending in a later segment than its first item's: whatever
+  // precedes it lies in an earlier segment still, and AccT{} in segment 0.
+  template <class Id, class V, class First>
+  __host__ __device__ bool absorbs(const tagged<Id, V>& a, First first) const {
+    return first().segment != a.segment;
   }
 };
 

@@ -16,8 +16,10 @@
 #include "scan_suite.cuh"
 
 #include <cascade/detail/scan/reproducible_lookback.cuh>
+#include <cascade/detail/segmented/pairs.cuh>
 
 #include <thrust/equal.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cstdio>
@@ -257,6 +259,102 @@ TEST_F(ReproducibleScan, ProgressDoesNotDependOnBlockOrder) {
 
   check_float_schedules<small_tiles>(n, 3006);
   check_float_schedules<small_shared_tiles>(n * 4, 3007);
+}
+
+// ------------------------------------------------ absorbing aggregates ---
+// The segmented pairs' shortcut (reproducible_lookback.cuh): a tile whose
+// aggregate absorbs what precedes it lets its successors skip the prefixes
+// before it, and lanes before it stand in as AccT{}. Every bit must be the
+// full rule's: the same pairs scanned with an operator that cannot absorb
+// (the same operations, no shortcut) give the reference.
+template <class Op>
+struct opaque {
+  Op op;
+  template <class T>
+  __host__ __device__ T operator()(const T& a, const T& b) const { return op(a, b); }
+};
+
+// Pair i of an array, computed: the register tiles the segmented forms take.
+template <class Pair>
+struct read_pair {
+  const Pair* pairs;
+  __host__ __device__ Pair operator()(std::int64_t i) const { return pairs[i]; }
+};
+
+// A pair's fields as bits (its padding is not compared).
+int tag_field(const cascade::detail::headed<bool, float>& p) { return p.heads; }
+int tag_field(const cascade::detail::tagged<int, float>& p) { return p.segment; }
+template <class Pair>
+std::vector<std::uint64_t> pair_bits(const thrust::device_vector<Pair>& d) {
+  std::vector<std::uint64_t> bits;
+  for (const Pair& p : to_host(d)) {
+    std::uint32_t value = 0;
+    std::memcpy(&value, &p.value, 4);
+    bits.push_back((std::uint64_t(static_cast<std::uint32_t>(tag_field(p))) << 32) | value);
+  }
+  return bits;
+}
+
+template <class Tuning, class Pair, class InIt, class Op>
+thrust::device_vector<Pair> scan_pairs(InIt in, std::int64_t n, scan_mode<Pair> mode, Op op) {
+  thrust::device_vector<Pair> out(n);
+  poison(out);
+  lookback::run_tuned<Tuning, lookback::group_prefix>(in, n, out.data().get(), mode, op, nullptr);
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  return out;
+}
+
+// The pairs under each schedule and tile place, against the full rule's bits.
+template <class Pair, class PairOp>
+void check_absorbing(const std::vector<Pair>& h, scan_mode<Pair> mode, PairOp op, const std::string& what) {
+  using namespace cascade::detail;
+  SCOPED_TRACE(what + (mode.exclusive ? ", exclusive" : ", inclusive"));
+  const auto d = to_device(h);
+  const std::int64_t n = static_cast<std::int64_t>(h.size());
+  using shape = lookback_scan_shared_tuning<Pair>;
+  const auto want = pair_bits(scan_pairs<shape>(d.data().get(), n, mode, opaque<PairOp>{op}));
+  const auto computed = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                        read_pair<Pair>{d.data().get()});
+  EXPECT_EQ(pair_bits(scan_pairs<shape>(d.data().get(), n, mode, op)), want) << "shared tiles";
+  EXPECT_EQ(pair_bits(scan_pairs<shape>(computed, n, mode, op)), want) << "register tiles";
+  EXPECT_EQ(pair_bits(scan_pairs<schedule<shape, true, 4, 0, true>>(computed, n, mode, op)), want) << "reversed";
+  EXPECT_EQ(pair_bits(scan_pairs<schedule<shape, false, 1, 0, true>>(computed, n, mode, op)), want) << "one poll";
+  EXPECT_EQ(pair_bits(scan_pairs<small_tiles<Pair, true, 4>>(computed, n, mode, op)),
+            pair_bits(scan_pairs<small_tiles<Pair, false, 60>>(computed, n, mode, opaque<PairOp>{op})))
+      << "small tiles reversed";
+  EXPECT_EQ(pair_bits(scan_pairs<small_tiles<Pair, false, 1>>(computed, n, mode, op)),
+            pair_bits(scan_pairs<small_tiles<Pair, false, 60>>(computed, n, mode, opaque<PairOp>{op})))
+      << "small tiles, one poll";
+}
+
+TEST_F(ReproducibleScan, AbsorbingAggregatesKeepTheFullRulesBits) {
+  using cascade::detail::headed;
+  using cascade::detail::headed_op;
+  using cascade::detail::tagged;
+  using cascade::detail::tagged_op;
+  const std::int64_t n = (1 << 22) + 3;
+  const auto values = random_input<float, plus>(n, 5001);
+  std::mt19937_64 rng(5002);
+  // Mean distance between segment starts: every tile, a few tiles, none after the first.
+  for (const std::uint64_t spacing : {std::uint64_t(3), std::uint64_t(900), std::uint64_t(40000), std::uint64_t(0)}) {
+    std::vector<headed<bool, float>> heads(n);
+    std::vector<tagged<int, float>> ids(n);
+    int segment = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const bool start = i == 0 || (spacing > 0 && rng() % spacing == 0);
+      if (start && i > 0) segment += 1 + static_cast<int>(rng() % 3);  // some segments empty
+      heads[i] = {start, values[i]};
+      ids[i] = {segment, values[i]};
+    }
+    const std::string what = "segment starts every ~" + std::to_string(spacing) + " items";
+    const headed_op<plus> by_heads{};
+    const tagged_op<plus> by_ids{};
+    check_absorbing(heads, scan_mode<headed<bool, float>>{{}, false, false}, by_heads, what + ", heads");
+    check_absorbing(heads, scan_mode<headed<bool, float>>{{true, 0.5f}, true, true}, by_heads, what + ", heads");
+    check_absorbing(ids, scan_mode<tagged<int, float>>{{}, false, false}, by_ids, what + ", segment ids");
+    check_absorbing(ids, scan_mode<tagged<int, float>>{{-1, 0.5f}, true, true}, by_ids, what + ", segment ids");
+    if (HasFailure()) return;
+  }
 }
 
 // ------------------------------------------------------- concurrent load ---
