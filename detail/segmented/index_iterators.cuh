@@ -36,6 +36,11 @@ struct index_input {
   __device__ auto array() const -> decltype(std::declval<const G&>().values) {
     return f.values;
   }
+  // The arrays item k is read from (the engine's L2 prefetch).
+  template <class Fn, class G = F>
+  __device__ auto each_array(offset_t k, Fn fn) const -> decltype(std::declval<const G&>().each_array(k, fn)) {
+    return f.each_array(first + k, fn);
+  }
 };
 
 // What an output policy writes over: a scan's outputs, or a reduction's values.

@@ -30,6 +30,11 @@ struct keyed_items {
     const auto view = stage_runs<TileItems>(runs, base, valid, s);
     return keyed_items<decltype(view), ValueIt, C, V>{view, values};
   }
+  template <class Fn>
+  __device__ void each_array(offset_t i, Fn fn) const {
+    if constexpr (std::is_pointer_v<decltype(runs.keys)>) fn(runs.keys + i);
+    if constexpr (std::is_pointer_v<ValueIt>) fn(values + i);
+  }
 };
 
 // (segment of i, value) for numbered segments; `values` starts at the first item.
@@ -46,6 +51,10 @@ struct numbered_items {
   __device__ auto stage(offset_t base, int valid, tile_storage<TileItems>& s) const {
     const auto view = stage_segments<TileItems>(segments, base, valid, s);
     return numbered_items<decltype(view), Id, ValueIt, V>{view, values};
+  }
+  template <class Fn>
+  __device__ void each_array(offset_t i, Fn fn) const {
+    if constexpr (std::is_pointer_v<ValueIt>) fn(values + i);
   }
 };
 
