@@ -70,14 +70,22 @@ struct tagged_op {
   }
 };
 
-// The pairs' tiles at 6 blocks per SM instead of 4 (tuning/scan.cuh), where
-// that measured faster. H100, 2^26 floats in segments of 64, 4 / 6 / 8
-// blocks: segmented_reduce (fixed size; tagged pairs) 660 / 564 / 725 us,
-// reduce_by_key_into (counted heads) 646 / 543 / 579 us; but the scans by key
-// (boolean heads) 544 / 583 / 617 us keep 4.
+// The pairs' tiles (tuning/scan.cuh: 128 threads, 20 items of 8 bytes, 4
+// blocks per SM by default), as measured. H100, 2^26 floats in segments of
+// 64, items x blocks per SM:
+// - tagged pairs (segmented_reduce, fixed size) 20 x 4 / 6 / 8 660 / 564 /
+//   725 us; after the prefetch of segmented inputs 20 x 6 516, 12 x 6 536,
+//   12 x 8 503 (spilling 1.7 KB), 14 x 6 511, 16 x 6 525 us: 20 x 6 stays.
+// - headed pairs, after that prefetch: the scans by key (boolean heads) 20 x
+//   4 429, 20 x 5 496, 24 x 4 451, 16 x 5 410, 16 x 6 397, 14 x 6 469, 12 x
+//   6 473 us; reduce_by_key_into (counted heads) 20 x 6 523, 16 x 6 487, 16
+//   x 5 526, 12 x 6 581 us: 16 x 6 for both. (Their 26 KB of shared memory
+//   let 5 blocks in; launch bounds for 6 give each thread 80 registers.)
 template <class Id, class V>
 inline constexpr int register_tile_blocks<tagged<Id, V>> = 6;
 template <class C, class V>
-inline constexpr int register_tile_blocks<headed<C, V>> = std::is_same_v<C, bool> ? 4 : 6;
+inline constexpr int register_tile_blocks<headed<C, V>> = 6;
+template <class C, class V>
+inline constexpr int shared_tile_items<headed<C, V>> = sizeof(headed<C, V>) == 8 ? 16 : 1;
 
 }  // namespace cascade::detail

@@ -107,6 +107,11 @@ struct lookback_scan_tuning {
 template <class AccT>
 inline constexpr int register_tile_blocks = 4;
 
+// Items per thread of the shared tuning's shape: 160 bytes of 4- and 8-byte
+// values (below); the segmented pairs specialize it (segmented/pairs.cuh).
+template <class AccT>
+inline constexpr int shared_tile_items = sizeof(AccT) == 4 || sizeof(AccT) == 8 ? int(160 / sizeof(AccT)) : 1;
+
 // 4- and 8-byte values between 16-byte aligned arrays of them: tiles that
 // stay in shared memory through the look-back, moved by bulk copies on sm_90
 // and by the threads' 16-byte copies before (shared_tile.cuh). With no registers holding items across the
@@ -122,7 +127,7 @@ inline constexpr int register_tile_blocks = 4;
 // 0.913, with 8 0.887 / 0.920 (double alike).
 template <class AccT>
 struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
-  static constexpr int items_per_thread = sizeof(AccT) == 4 || sizeof(AccT) == 8 ? int(160 / sizeof(AccT)) : 1;
+  static constexpr int items_per_thread = shared_tile_items<AccT>;
   static constexpr int min_blocks_per_sm = 8;
   static constexpr bool shared_tiles = sizeof(AccT) == 4 || sizeof(AccT) == 8;
   // From the first size above the small tuning's, shared tiles were faster
