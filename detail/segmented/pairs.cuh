@@ -79,8 +79,9 @@ struct tagged_op {
 // - headed pairs, after that prefetch: the scans by key (boolean heads) 20 x
 //   4 429, 20 x 5 496, 24 x 4 451, 16 x 5 410, 16 x 6 397, 14 x 6 469, 12 x
 //   6 473 us; reduce_by_key_into (counted heads) 20 x 6 523, 16 x 6 487, 16
-//   x 5 526, 12 x 6 581 us: 16 x 6 for both. (Their 26 KB of shared memory
-//   let 5 blocks in; launch bounds for 6 give each thread 80 registers.)
+//   x 5 526, 12 x 6 581 us: 16 x 6 for both. (Their 25 KB of shared memory
+//   let 5 blocks in; launch bounds for 6 give each thread 80 registers, and
+//   the scans by key spill about 0.6 KB.)
 template <class Id, class V>
 inline constexpr int register_tile_blocks<tagged<Id, V>> = 6;
 template <class C, class V>
