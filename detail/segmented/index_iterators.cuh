@@ -53,15 +53,10 @@ __device__ auto output_array(const G& g, long) -> decltype(g.values_out) {
   return g.values_out;
 }
 
-template <class F, class = void>
-inline constexpr bool scattered_policy_v = false;
-template <class F>
-inline constexpr bool scattered_policy_v<F, std::enable_if_t<F::scattered>> = true;
-
 template <class F, class T>
 struct index_output {
   // Whether f writes only where its items say (tile_scan.cuh: store_tile).
-  static constexpr bool scattered = scattered_policy_v<F>;
+  static constexpr bool scattered = scattered_v<F>;
   using value_type = T;
   using difference_type = offset_t;
   using pointer = void;
