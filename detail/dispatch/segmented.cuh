@@ -1,10 +1,11 @@
 #pragma once
 // Dispatch for the keyed and segmented algorithms: validate, choose the
-// accumulator and the counting types, then hand the one scan engine (the
-// automatic look-back scan, scan/decoupled_lookback.cuh) a pair per item and
-// an output policy (segmented/): the engine's tiles, look-back, status words
-// and launch path serve every form, and segments that span tiles are carried
-// across them by the pair operator.
+// accumulator and the counting types, then hand an engine the segmentation.
+// The scans and reduce_by_key: the automatic look-back scan
+// (scan/decoupled_lookback.cuh) over a pair per item with an output policy
+// (segmented/), segments that span tiles carried across them by the pair
+// operator. segmented_reduce: the segment totals engine
+// (segmented/tile_totals.cuh).
 
 #include <cascade/execution.cuh>
 #include <cascade/detail/dispatch/gpu_call.cuh>
@@ -14,6 +15,7 @@
 #include <cascade/detail/segmented/index_iterators.cuh>
 #include <cascade/detail/segmented/items.cuh>
 #include <cascade/detail/segmented/outputs.cuh>
+#include <cascade/detail/segmented/tile_totals.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/result_slot.cuh>
@@ -158,18 +160,12 @@ __global__ void fill_kernel(OutIt out, offset_t count, T value) {
 }
 
 // Segment totals over numbered segments of n items (n > 0): segments(Id)
-// gives the segmentation.
+// gives the segmentation. The reductions have an engine of their own
+// (segmented/tile_totals.cuh): no output depends on what precedes a segment.
 template <class T, class S, class ValueIt, class OutIt, class Op, class MakeSegments>
 void cuda_segment_totals(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t segments,
                          MakeSegments make_segments, OutIt out, T init, Op op) {
-  with_segment_id(segments, [&](auto id) {
-    using Id = decltype(id);
-    using pair_t = tagged<Id, T>;
-    const auto segs = make_segments(id);
-    run_pairs(policy.stream(), n, numbered_items<decltype(segs), Id, ValueIt, T>{segs, values},
-              segment_totals<decltype(segs), OutIt, T, Op>{segs, out, init, op}, scan_mode<pair_t>{pair_t{}, false, false},
-              tagged_op<Op>{op});
-  });
+  with_segment_id(segments, [&](auto id) { tile_totals::run(make_segments(id), values, n, out, init, op, policy.stream()); });
 }
 
 template <class S, class ValueIt, class OffsetIt, class OutIt, class T, class Op>

@@ -43,6 +43,7 @@
 #include <cascade/detail/scan/algorithm.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
+#include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/primitives/tile_staging.cuh>
 #include <cascade/detail/tuning/scan.cuh>
@@ -192,44 +193,6 @@ struct nearest_prefix {
 template <class Tuning>
 __device__ __forceinline__ offset_t tile_of_block() {
   return Tuning::reversed_tiles ? offset_t(gridDim.x) - 1 - blockIdx.x : offset_t(blockIdx.x);
-}
-
-// The arrays an input reads item i from, each given to fn as a pointer to
-// item i's element: the input itself where it is a pointer, else those an
-// input names through each_array(i, fn) (a segmented input's keys and values).
-template <class It, class = void>
-struct names_arrays : std::false_type {};
-template <class It>
-struct names_arrays<It, std::void_t<decltype(std::declval<const It&>().each_array(offset_t{}, std::declval<void (*)(const int*)>()))>>
-    : std::true_type {};
-template <class InIt, class Fn>
-__device__ __forceinline__ void each_input_array(const InIt& in, offset_t i, Fn fn) {
-  if constexpr (std::is_pointer_v<InIt>) fn(in + i);
-  else if constexpr (names_arrays<InIt>::value) in.each_array(i, fn);
-}
-
-// Asks L2 for the inputs of the tile Tuning::prefetch_bytes after `tile`,
-// which a block starting about a wave later will read: those loads are in
-// flight while this SM's blocks look back, and hold no registers. A hint
-// (one bulk prefetch per array by one thread): no result depends on it.
-template <class Tuning, offset_t TileItems, class InIt>
-__device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile) {
-  if constexpr (Tuning::prefetch_bytes > 0 && (std::is_pointer_v<InIt> || names_arrays<InIt>::value)) {
-    constexpr offset_t tile_bytes = TileItems * offset_t(sizeof(value_t<InIt>));
-    constexpr offset_t ahead = Tuning::prefetch_bytes > tile_bytes ? Tuning::prefetch_bytes / tile_bytes : 1;
-    const offset_t first = (tile + ahead) * TileItems;
-    if (threadIdx.x != 0 || first >= n) return;
-    const offset_t count = min_of(n - first, TileItems);
-    each_input_array(in, first, [&](const auto* p) {
-      // Whole 16-byte units inside the tile's elements.
-      const auto begin = (reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16;
-      const auto end = reinterpret_cast<std::uintptr_t>(p + count) / 16 * 16;
-      if (end > begin) {
-        NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin),
-                                                      "r"(unsigned(end - begin)) : "memory");))
-      }
-    });
-  }
 }
 
 // Whether a scan may write over its own input (d_first == first, the one

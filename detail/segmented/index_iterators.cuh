@@ -55,8 +55,6 @@ __device__ auto output_array(const G& g, long) -> decltype(g.values_out) {
 
 template <class F, class T>
 struct index_output {
-  // Whether f writes only where its items say (tile_scan.cuh: store_tile).
-  static constexpr bool scattered = scattered_v<F>;
   using value_type = T;
   using difference_type = offset_t;
   using pointer = void;

@@ -1,10 +1,11 @@
 #pragma once
-// Output policies: what a segmented algorithm writes when the scan engine
-// stores the scanned pair of item i (index_output). The scans write every
-// item; the reductions write only at segment ends, where the pair holds the
-// whole segment (and, for runs of keys, the run's index). Policies that test
-// segment starts or ends read what the tile's input staged (view: the keys,
-// or the segments and their begins) rather than the keys or offsets.
+// Output policies: what a keyed or segmented scan writes when the scan
+// engine stores the scanned pair of item i (index_output). The scans write
+// every item; reduce_by_key writes only at run ends, where the pair holds the
+// whole run and the run's index (segmented_reduce has an engine of its own:
+// tile_totals.cuh). Policies that test segment starts or ends read what the
+// tile's input staged (view: the keys, or the segments and their begins)
+// rather than the keys or offsets.
 
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/segmentations.cuh>
@@ -67,9 +68,6 @@ struct exclusive_segment_values {
 // number of runs.
 template <class Runs, class KeysOut, class ValuesOut, class CountOut>
 struct run_totals {
-  // Not `scattered` (tile_scan.cuh): its tests read the staged keys, which
-  // in the threads' blocked order conflict in shared memory (H100, 2^26
-  // floats in runs of 64: 486 -> 803 us).
   Runs runs;
   KeysOut keys_out;
   ValuesOut values_out;
@@ -87,33 +85,6 @@ struct run_totals {
   __device__ auto view(const key_tile<K, N>& s) const {
     return run_totals<staged_runs<Runs, N>, KeysOut, ValuesOut, CountOut>{staged_runs<Runs, N>::of(runs, s), keys_out, values_out,
                                                                           runs_out};
-  }
-};
-
-// segmented_reduce: the last item of segment j writes init op total, then
-// init for the empty segments that begin right after it; item 0 writes init
-// for the empty segments before the first item. Work beyond the items is one
-// write per segment.
-template <class Segments, class OutIt, class T, class Op>
-struct segment_totals {
-  static constexpr bool scattered = true;  // one total per segment
-  Segments segments;
-  OutIt out;
-  T init;
-  Op op;
-  template <class Id>
-  __device__ void operator()(offset_t i, const tagged<Id, T>& x) const {
-    const Id j = x.segment;
-    if (i == 0) {
-      for (Id k = 0; k < j; ++k) out[k] = init;
-    }
-    if (i + 1 != segments.begin(j + 1)) return;
-    out[j] = static_cast<T>(op(init, x.value));
-    for (Id k = j + 1; k < segments.segments && segments.begin(k + 1) == i + 1; ++k) out[k] = init;
-  }
-  template <class Id, offset_t N>
-  __device__ auto view(const segment_tile<Id, N>& s) const {
-    return segment_totals<staged_segments<Segments, N>, OutIt, T, Op>{staged_segments<Segments, N>::of(segments, s), out, init, op};
   }
 };
 

@@ -73,9 +73,10 @@ struct tagged_op {
 // The pairs' tiles (tuning/scan.cuh: 128 threads, 20 items of 8 bytes, 4
 // blocks per SM by default), as measured. H100, 2^26 floats in segments of
 // 64, items x blocks per SM:
-// - tagged pairs (segmented_reduce, fixed size) 20 x 4 / 6 / 8 660 / 564 /
-//   725 us; after the prefetch of segmented inputs 20 x 6 516, 12 x 6 536,
-//   12 x 8 503 (spilling 1.7 KB), 14 x 6 511, 16 x 6 525 us: 20 x 6 stays.
+// - tagged pairs (the segmented scans; measured on the fixed-size
+//   segmented_reduce, which ran on this engine then) 20 x 4 / 6 / 8 660 /
+//   564 / 725 us; after the prefetch of segmented inputs 20 x 6 516, 12 x 6
+//   536, 12 x 8 503 (spilling 1.7 KB), 14 x 6 511, 16 x 6 525 us: 20 x 6 stays.
 // - headed pairs, after that prefetch: the scans by key (boolean heads) 20 x
 //   4 429, 20 x 5 496, 24 x 4 451, 16 x 5 410, 16 x 6 397, 14 x 6 469, 12 x
 //   6 473 us; reduce_by_key_into (counted heads) 20 x 6 523, 16 x 6 487, 16

@@ -9,6 +9,8 @@
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
 
+#include <cstdint>
+
 namespace cascade::detail {
 
 // Item i starts a run when i == 0 or !pred(keys[i - 1], keys[i]). A tile
@@ -64,7 +66,11 @@ struct fixed_segments {
   Id segments;
   offset_t n;
   __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
-  __device__ Id segment_of(offset_t i) const { return static_cast<Id>(i / size); }
+  __device__ Id segment_of(offset_t i) const {
+    // 32-bit division where it suffices: a 64-bit one is a long software sequence.
+    if (((i | size) >> 32) == 0) return static_cast<Id>(static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(size));
+    return static_cast<Id>(i / size);
+  }
 };
 
 }  // namespace cascade::detail

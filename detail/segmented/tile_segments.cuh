@@ -22,8 +22,9 @@
 
 namespace cascade::detail {
 
+// A tile's segment ends: enough to tell where each segment in it begins.
 template <class Id, offset_t TileItems>
-struct segment_tile {
+struct segment_begins {
   static constexpr int capacity = int(TileItems) + 2;
   static_assert(TileItems + 2 <= 0xffff, "begins are staged in 16 bits");
   offset_t base;  // the tile's first item
@@ -32,6 +33,11 @@ struct segment_tile {
   // begin(first + k) - base + 1, clamped to [0, TileItems + 2]: exact
   // inside the tile, and on the right side of every item outside it.
   unsigned short begin[capacity];
+};
+
+// ... and each item's segment.
+template <class Id, offset_t TileItems>
+struct segment_tile : segment_begins<Id, TileItems> {
   Id segment[TileItems];  // item base + p lies in segment first + segment[p]
 };
 
@@ -49,18 +55,24 @@ struct staged_segments {
   id_type segments;
   offset_t base;   // the tile's first item
   id_type first;   // its segment
+  id_type last;    // the segment of the tile's last item
   int begins;      // the begins staged
-  const segment_tile<id_type, TileItems>* tile;
+  const segment_begins<id_type, TileItems>* tile;
+  const id_type* segment;  // the items' segments, where staged
 
+  __device__ static staged_segments of(const Segments& segs, const segment_begins<id_type, TileItems>& s,
+                                       const id_type* segment = nullptr) {
+    return {segs, segs.segments, s.base, s.first, s.last, s.begins, &s, segment};
+  }
   __device__ static staged_segments of(const Segments& segs, const segment_tile<id_type, TileItems>& s) {
-    return {segs, segs.segments, s.base, s.first, s.begins, &s};
+    return of(segs, s, s.segment);
   }
   __device__ offset_t begin(id_type j) const {
     const id_type k = j - first;
     if (k >= 0 && k < id_type(begins)) return base + tile->begin[k] - 1;
     return global.begin(j);
   }
-  __device__ id_type segment_of(offset_t i) const { return first + tile->segment[int(i - base)]; }
+  __device__ id_type segment_of(offset_t i) const { return first + segment[int(i - base)]; }
 };
 
 // The last segment in [lo, hi] that begins at or before i (begin(lo) <= i).
@@ -100,10 +112,12 @@ __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offs
   else return segs.segment_of(i);
 }
 
-// Block-wide: stages the tile [base, base + valid) of `segs`.
-template <offset_t TileItems, class Segments>
-__device__ staged_segments<Segments, TileItems> stage_segments(
-    const Segments& segs, offset_t base, int valid, segment_tile<typename Segments::id_type, TileItems>& s) {
+// Block-wide: stages the ends and begins of the tile [base, base + valid)
+// of `segs`; the view answers begin() (segment_of needs stage_segments).
+// Each thread keeps up to Batch begins in flight (registers: 2 per begin).
+template <offset_t TileItems, int Batch = 24, class Segments>
+__device__ staged_segments<Segments, TileItems> stage_begins(
+    const Segments& segs, offset_t base, int valid, segment_begins<typename Segments::id_type, TileItems>& s) {
   using Id = typename Segments::id_type;
   // Warps 0 and 1 (warp 0 alone in a block of one warp) find the tile's ends.
   const int warp = warp_id(), last_warp = blockDim.x > kWarpThreads ? 1 : 0;
@@ -118,35 +132,74 @@ __device__ staged_segments<Segments, TileItems> stage_segments(
   __syncthreads();
   const Id first = s.first, last = s.last;
   const int begins = Segments::stage_begins ? int(min_of<Id>(last - first + 2, Id(s.capacity))) : 0;
-  stage_each<24>(begins, [&](int k) { return segs.begin(first + Id(k)) - base + 1; },
+  stage_each<Batch>(begins, [&](int k) { return segs.begin(first + Id(k)) - base + 1; },
                  [&](int k, offset_t b) { s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(b, 0, TileItems + 2)); });
   if (threadIdx.x == 0) {
     s.base = base;
     s.begins = begins;
   }
   __syncthreads();
-  const auto view = staged_segments<Segments, TileItems>::of(segs, s);
-  // Each thread walks its consecutive items, with the next segment's begin
-  // at hand: a compare per item, a search only past two segment ends.
+  return staged_segments<Segments, TileItems>::of(segs, s);
+}
+
+// The tile's view for a kernel that needs begin() only: staged where the
+// segmentation reads memory (CSR offsets), else (fixed sizes) computed by
+// every thread, with no shared memory and no barrier.
+template <offset_t TileItems, int Batch, class Segments>
+__device__ staged_segments<Segments, TileItems> tile_view(
+    const Segments& segs, offset_t base, int valid, segment_begins<typename Segments::id_type, TileItems>& s) {
+  if constexpr (Segments::stage_begins) {
+    return stage_begins<TileItems, Batch>(segs, base, valid, s);
+  } else {
+    return {segs, segs.segments, base, segs.segment_of(base), segs.segment_of(base + valid - 1), 0, nullptr, nullptr};
+  }
+}
+
+// Walking a thread's consecutive items with the next segment's begin at
+// hand: a compare per item, a search only past two segment ends.
+// first_segment: the segment of item i (a search of the staged begins, or a
+// division); next_segment: that of item i, the first item past segment j
+// (j < last; skips the empty segments between).
+template <class View, class Segments>
+__device__ typename View::id_type first_segment(const View& view, const Segments& segs, typename View::id_type first,
+                                                typename View::id_type last, offset_t i) {
+  return Segments::stage_begins ? last_begun(view, first, last, i) : segs.segment_of(i);
+}
+template <class View, class Id>
+__device__ Id next_segment(const View& view, Id j, Id last, offset_t i) {
+  return j + 1 < last && view.begin(j + 2) <= i ? last_begun(view, Id(j + 2), last, i) : Id(j + 1);
+}
+// The begin of segment j + 1: where j ends (never, past the tile's last).
+template <class View, class Id>
+__device__ offset_t end_of(const View& view, Id j, Id last) {
+  return j < last ? view.begin(j + 1) : ::cuda::std::numeric_limits<offset_t>::max();
+}
+
+// Block-wide: stages the tile [base, base + valid) of `segs`, each item's
+// segment included.
+template <offset_t TileItems, class Segments>
+__device__ staged_segments<Segments, TileItems> stage_segments(
+    const Segments& segs, offset_t base, int valid, segment_tile<typename Segments::id_type, TileItems>& s) {
+  using Id = typename Segments::id_type;
+  const auto ends = stage_begins<TileItems>(segs, base, valid, s);
+  const Id first = s.first, last = s.last;
   const int per = int(TileItems) / int(blockDim.x);
   const int p0 = int(threadIdx.x) * per;
   const int count = clamp_to(valid - p0, 0, per);
   if (count > 0) {
-    constexpr offset_t never = ::cuda::std::numeric_limits<offset_t>::max();
-    auto next_begin = [&](Id j) { return j < last ? view.begin(j + 1) : never; };
-    Id j = Segments::stage_begins ? last_begun(view, first, last, base + p0) : segs.segment_of(base + p0);
-    offset_t next = next_begin(j);
+    Id j = first_segment(ends, segs, first, last, base + p0);
+    offset_t next = end_of(ends, j, last);
     for (int k = 0; k < count; ++k) {
       const offset_t i = base + p0 + k;
       if (i >= next) {
-        j = j + 1 < last && view.begin(j + 2) <= i ? last_begun(view, Id(j + 2), last, i) : Id(j + 1);
-        next = next_begin(j);
+        j = next_segment(ends, j, last, i);
+        next = end_of(ends, j, last);
       }
       s.segment[p0 + k] = j - first;
     }
   }
   __syncthreads();
-  return view;
+  return staged_segments<Segments, TileItems>::of(segs, s);
 }
 
 }  // namespace cascade::detail

@@ -111,14 +111,6 @@ struct is_thrust_transform : std::false_type {};
 template <class F, class It, class R, class V>
 struct is_thrust_transform<thrust::transform_iterator<F, It, R, V>> : std::true_type {};
 
-// Whether T says it writes only where its items say (T::scattered: a
-// segmented reduction's totals), not item i to address i (tile_scan.cuh:
-// store_tile; segmented/index_iterators.cuh).
-template <class T, class = void>
-inline constexpr bool scattered_v = false;
-template <class T>
-inline constexpr bool scattered_v<T, std::enable_if_t<T::scattered>> = true;
-
 template <class It>
 __device__ __forceinline__ array_address array_of(const It& it) {
   if constexpr (std::is_pointer_v<It>) return {static_cast<const void*>(it), true};

@@ -1,0 +1,214 @@
+#pragma once
+// The segmented reductions' engine (segmented_reduce, by offsets and by a
+// fixed size): segment totals from tiles of items cut evenly, whatever the
+// segments, one block per tile.
+//
+// A thread folds its consecutive items left to right, restarting at each
+// segment start, and leaves the fold at the end of each of its pieces in
+// shared memory. A block scan of the threads' last pieces (headed pairs,
+// pairs.cuh) completes the pieces that continue from the threads before, so
+// that every segment's total in the tile sits at its last item; the block
+// then writes the totals of the tile's segments, coalesced. A segment that
+// spans tiles leaves its pieces in the tiles' carries: a second launch
+// combines them in order, one warp per such segment. Nothing is read twice
+// and no tile waits for another, so the cost depends on the number of items
+// and segments, never on how they are distributed; and the combination tree
+// depends on the items and the segmentation only: bitwise identical results
+// whatever the grid, the timing or the GPU.
+//
+// The scans (segmented and keyed) and reduce_by_key, whose outputs depend on
+// what precedes every item, run on the scan engine instead (items.cuh).
+
+#include <cascade/detail/primitives/block_scan.cuh>
+#include <cascade/detail/primitives/load.cuh>
+#include <cascade/detail/primitives/tile_scan.cuh>
+#include <cascade/detail/primitives/prefetch.cuh>
+#include <cascade/detail/primitives/warp_reduce.cuh>
+#include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/segmented/tile_segments.cuh>
+#include <cascade/detail/tuning/segmented.cuh>
+#include <cascade/detail/util/launch.cuh>
+#include <cascade/detail/util/temporary.cuh>
+#include <cascade/detail/util/workspace.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace cascade::detail::tile_totals {
+
+// What each tile leaves for the segments that cross its edges.
+template <class Id, class T>
+struct carries {
+  T* first;     // its piece of its first segment, where that one began in an earlier tile
+  T* last;      // its piece of its last segment, where that one goes on past the tile
+  Id* closing;  // the segment begun in an earlier tile that ends in this one, else -1
+};
+
+template <class Tuning>
+inline constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
+
+// Tile blockIdx.x of the n items. Each thread marks where segments start
+// among its items (a walk over the segment begins, not the items) and folds
+// its items; the fold at a piece's last item goes to ends(p) (shared memory,
+// by position). After the block scan ends(p) holds, at each segment's last
+// item, the segment's total in the tile. The block finally walks the tile's
+// segments: the totals of those that began and ended in the tile, init for
+// the empty ones, and the carries for those that cross its edges.
+template <class Tuning, class Segments, class ValueIt, class OutIt, class T, class Op>
+__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+    tiles_kernel(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op,
+                 carries<typename Segments::id_type, T> carry) {
+  using Id = typename Segments::id_type;
+  using run = headed<bool, T>;
+  constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
+  static_assert(items <= 32, "a thread's segment starts are a 32-bit mask");
+  constexpr offset_t tile_size = tile_items<Tuning>;
+  __shared__ segment_begins<Id, tile_size> staged;
+  __shared__ block_scan_storage<threads / kWarpThreads, run> scan;
+  // The tile's items pass through here on their way in (coalesced loads),
+  // then it holds ends(p), the fold at item base + p (each warp its own slots).
+  using exchange_t = tile_scan_storage<threads, items, T, tile_io::warp_transpose>;
+  __shared__ exchange_t exchange;
+  constexpr int warp_items = kWarpThreads * items;
+  auto ends = [&](int p) -> T& {
+    return exchange.exchange[(p / warp_items) * exchange_t::warp_slots + exchange_t::padded(p % warp_items)];
+  };
+
+  const offset_t tile = blockIdx.x;
+  const offset_t base = tile * tile_size;
+  const int valid = static_cast<int>(min_of(n - base, tile_size));
+  const int p0 = static_cast<int>(threadIdx.x) * items;
+  const offset_t i0 = base + p0;
+  if constexpr (Segments::stage_begins) prefetch_tile<Tuning, tile_size>(values, n, tile);
+
+  // Whole tiles (all but the last) drop every bound check.
+  auto reduce_tile = [&](auto whole) {
+    constexpr bool full = decltype(whole)::value;
+    const int count = full ? items : clamp_to(valid - p0, 0, items);
+    const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+    const bool vectors = fill_exchange<full, items>(values, base + offset_t(warp_id()) * warp_items, warp_valid,
+                                                    full ? T{} : static_cast<T>(values[base]), exchange);
+    T x[items];
+    read_blocked(vectors, exchange, x);
+    __syncwarp();  // the warp's slots are free for ends()
+    const auto view = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
+    const Id first = view.first, last = view.last;
+
+    unsigned starts = 0;  // bit k: item i0 + k begins a segment
+    if (full || count > 0) {
+      Id j = first_segment(view, segs, first, last, i0);
+      if (view.begin(j) == i0) starts = 1;
+      for (offset_t next = end_of(view, j, last); next < i0 + count; next = end_of(view, j, last)) {
+        starts |= 1u << int(next - i0);
+        j = next_segment(view, j, last, next);
+      }
+    }
+    // Each piece's fold at its last item; the first piece's also kept (head).
+    const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
+    const int head_end = __ffs(piece_ends) - 1;
+    T acc = x[0], head = x[0];
+    if (full && starts == 0) {  // inside one segment: a plain fold (long segments)
+#pragma unroll
+      for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
+      head = acc;
+      ends(p0 + items - 1) = acc;
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        if (!full && k >= count) break;
+        if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
+        if (k == head_end) head = acc;
+        if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+      }
+    }
+    const block_scan_result<run> scanned =
+        block_scan(run{starts != 0, acc}, headed_op<Op>{op}, full ? threads : (valid + items - 1) / items, scan);
+    if ((full || count > 0) && threadIdx.x > 0 && !(starts & 1)) {
+      ends(p0 + head_end) = static_cast<T>(op(scanned.exclusive.value, head));
+    }
+    __syncthreads();
+
+    // The tile's segments, from its first item's to its last item's.
+    const offset_t tile_end = base + valid;
+    for (Id j = first + Id(threadIdx.x); j <= last; j += threads) {
+      const offset_t b = view.begin(j), e = view.begin(j + 1);
+      if (e == b) {
+        out[j] = init;
+      } else if (e > tile_end) {  // goes on past the tile (the last segment)
+        carry.last[tile] = scanned.aggregate.value;
+        if (b < base) carry.first[tile] = scanned.aggregate.value;  // and across the whole tile
+      } else if (b < base) {  // began in an earlier tile (the first segment): spans_kernel writes it
+        carry.first[tile] = ends(int(e - 1 - base));
+      } else {
+        out[j] = static_cast<T>(op(init, ends(int(e - 1 - base))));
+      }
+    }
+    if (threadIdx.x == 0) {
+      const bool ends_here = first < last || view.begin(first + 1) <= tile_end;
+      carry.closing[tile] = view.begin(first) < base && ends_here ? first : Id(-1);
+      if (view.begin(first) == base) {  // empty segments just before the tile's first
+        for (Id k = first; k > 0 && view.begin(k - 1) == base; --k) out[k - 1] = init;
+      }
+    }
+    if (!full || tile_end == n) {  // empty segments after the last item
+      for (Id j = last + 1 + Id(threadIdx.x); j < segs.segments; j += threads) out[j] = init;
+    }
+  };
+  if (valid == tile_size) reduce_tile(std::true_type{});
+  else reduce_tile(std::false_type{});
+}
+
+// One warp per tile: where a segment begun in an earlier tile ends in it,
+// the segment's pieces (the last piece of the tile it began in, then the
+// first piece of each tile after, up to this one) are combined in order,
+// lane l folding a run of consecutive pieces and the warp combining the
+// runs in lane order: a tree that depends on the number of pieces only.
+template <class Tuning, class Segments, class OutIt, class T, class Op>
+__global__ void __launch_bounds__(Tuning::span_block_threads)
+    spans_kernel(Segments segs, offset_t tiles, OutIt out, T init, Op op, carries<typename Segments::id_type, T> carry) {
+  using Id = typename Segments::id_type;
+  const offset_t tile = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) / kWarpThreads;
+  if (tile >= tiles) return;  // a whole warp
+  const Id j = carry.closing[tile];
+  if (j < 0) return;
+  const offset_t from = segs.begin(j) / tile_items<Tuning>;
+  const offset_t pieces = tile - from + 1;
+  const offset_t run = (pieces + kWarpThreads - 1) / kWarpThreads;
+  const offset_t p = lane_id() * run;
+  const int lanes = static_cast<int>((pieces + run - 1) / run);
+  T acc{};
+  if (p < pieces) {
+    auto piece_at = [&](offset_t q) { return q == 0 ? carry.last[from] : carry.first[from + q]; };
+    acc = piece_at(p);
+    const offset_t end = min_of(p + run, pieces);
+#pragma unroll 4
+    for (offset_t q = p + 1; q < end; ++q) acc = static_cast<T>(op(acc, piece_at(q)));
+  }
+  acc = warp_reduce(acc, op, 0, lanes);
+  if (lane_id() == 0) out[j] = static_cast<T>(op(init, acc));
+}
+
+// The totals of the numbered segments `segs` of the n > 0 items `values`
+// (init op total, init for an empty segment) into out[0, segments).
+template <class Segments, class ValueIt, class OutIt, class T, class Op>
+void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cudaStream_t stream) {
+  using Id = typename Segments::id_type;
+  using tuning = tile_totals_tuning<T>;
+  const offset_t tiles = (n + tile_items<tuning> - 1) / tile_items<tuning>;
+  if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented reduce: the input needs more than 2^31 - 1 tiles");
+  temporary_layout layout;
+  const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles), closing_at = layout.add<Id>(tiles);
+  const temporary_buffer temp(layout.bytes(), stream);
+  const carries<Id, T> carry{temp.at<T>(first_at), temp.at<T>(last_at), temp.at<Id>(closing_at)};
+  const stream_place at = place_of(stream);
+  launch(at, tiles_kernel<tuning, Segments, ValueIt, OutIt, T, Op>, static_cast<unsigned>(tiles), tuning::block_threads,
+         "cascade segmented reduce tiles kernel", segs, values, n, out, init, op, carry);
+  if (tiles == 1) return;  // nothing spans tiles
+  constexpr offset_t warps = tuning::span_block_threads / kWarpThreads;
+  launch(at, spans_kernel<tuning, Segments, OutIt, T, Op>, static_cast<unsigned>((tiles + warps - 1) / warps),
+         tuning::span_block_threads, "cascade segmented reduce spans kernel", segs, tiles, out, init, op, carry);
+}
+
+}  // namespace cascade::detail::tile_totals
