@@ -186,7 +186,7 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   }
   check_device_accessible(values, name, "the values");
   cuda_segment_totals<T>(policy, unwrap(values) + first, n, segments,
-                         [&](auto id) { return csr_segments<unwrapped_t<OffsetIt>, decltype(id)>{unwrap(offsets), decltype(id)(segments), first}; },
+                         [&](auto id) { return csr_segments<unwrapped_t<OffsetIt>, decltype(id)>{unwrap(offsets), decltype(id)(segments), first, n}; },
                          unwrap(out), init, op);
 }
 
@@ -222,7 +222,7 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
     using Id = decltype(id);
     using pair_t = tagged<Id, T>;
     using segs_t = csr_segments<unwrapped_t<OffsetIt>, Id>;
-    const segs_t segs{unwrap(offsets), Id(segments), first};
+    const segs_t segs{unwrap(offsets), Id(segments), first, n};
     const numbered_items<segs_t, Id, decltype(unwrap(values) + first), T> items{segs, unwrap(values) + first};
     auto to = unwrap(out) + first;
     if (exclusive) {

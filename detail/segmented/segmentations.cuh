@@ -42,7 +42,11 @@ struct csr_segments {
   OffsetIt offsets;
   Id segments;
   offset_t base;
+  offset_t items;  // begin(segments)
   __device__ offset_t begin(Id j) const { return static_cast<offset_t>(offsets[j]) - base; }
+  // Where a search for item i's segment starts: i's share of the items, as
+  // a share of the segments (exact where the segments are of one length).
+  __device__ Id guess(offset_t i) const { return static_cast<Id>(double(i) / double(items) * double(segments)); }
   __device__ Id segment_of(offset_t i) const {
     Id lo = 0, hi = segments;  // begin(lo) <= i; the answer is in [lo, hi)
     while (hi - lo > 1) {

@@ -104,12 +104,27 @@ __device__ Id warp_last_begun(const Segments& segs, Id lo, Id hi, offset_t i) {
 }
 
 // The segment of item i: a division for fixed sizes, a warp's search of
-// the offsets (warp-collective either way).
+// the offsets (warp-collective either way). The search's first round probes
+// the 32 segments around the segmentation's guess: where segments are of
+// even length that round finds it, instead of log32(segments) rounds of
+// dependent reads; elsewhere it narrows the search as any round does.
 template <class Segments>
 __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offset_t i) {
   using Id = typename Segments::id_type;
-  if constexpr (Segments::stage_begins) return warp_last_begun(segs, Id(0), Id(segs.segments - 1), i);
-  else return segs.segment_of(i);
+  if constexpr (Segments::stage_begins) {
+    Id lo = 0, hi = Id(segs.segments - 1);
+    if (hi > lo) {
+      const Id probe = clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi);
+      const int below = __popc(__ballot_sync(kFullMask, segs.begin(probe) <= i));
+      const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
+      const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
+      if (below > 0) lo = last_at;
+      if (below < kWarpThreads) hi = first_after - 1;
+    }
+    return warp_last_begun(segs, lo, hi, i);
+  } else {
+    return segs.segment_of(i);
+  }
 }
 
 // Block-wide: stages the ends and begins of the tile [base, base + valid)
