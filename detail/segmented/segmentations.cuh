@@ -47,6 +47,8 @@ struct csr_segments {
   // Where a search for item i's segment starts: i's share of the items, as
   // a share of the segments (exact where the segments are of one length).
   __device__ Id guess(offset_t i) const { return static_cast<Id>(double(i) / double(items) * double(segments)); }
+  // Whether a segment may cross the edge of tiles of that many items.
+  bool may_cross(offset_t) const { return true; }
   __device__ Id segment_of(offset_t i) const {
     Id lo = 0, hi = segments;  // begin(lo) <= i; the answer is in [lo, hi)
     while (hi - lo > 1) {
@@ -70,6 +72,7 @@ struct fixed_segments {
   Id segments;
   offset_t n;
   __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
+  bool may_cross(offset_t tile_items) const { return tile_items % size != 0; }
   __device__ Id segment_of(offset_t i) const {
     // 32-bit division where it suffices: a 64-bit one is a long software sequence.
     if (((i | size) >> 32) == 0) return static_cast<Id>(static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(size));

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     }
     if (threadIdx.x == 0) {
       const bool ends_here = first < last || view.begin(first + 1) <= tile_end;
-      carry.closing[tile] = view.begin(first) < base && ends_here ? first : Id(-1);
+      if (carry.closing != nullptr) carry.closing[tile] = view.begin(first) < base && ends_here ? first : Id(-1);
       if (view.begin(first) == base) {  // empty segments just before the tile's first
         for (Id k = first; k > 0 && view.begin(k - 1) == base; --k) out[k - 1] = init;
       }
@@ -198,14 +198,18 @@ void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cu
   using tuning = tile_totals_tuning<T>;
   const offset_t tiles = (n + tile_items<tuning> - 1) / tile_items<tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented reduce: the input needs more than 2^31 - 1 tiles");
+  // Where no segment can cross a tile's edge (one tile, or fixed sizes that
+  // divide the tile), one launch and no carries: no allocation either.
+  const bool spans = tiles > 1 && segs.may_cross(tile_items<tuning>);
   temporary_layout layout;
   const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles), closing_at = layout.add<Id>(tiles);
-  const temporary_buffer temp(layout.bytes(), stream);
-  const carries<Id, T> carry{temp.at<T>(first_at), temp.at<T>(last_at), temp.at<Id>(closing_at)};
+  const temporary_buffer temp(spans ? layout.bytes() : 0, stream);
+  const carries<Id, T> carry = spans ? carries<Id, T>{temp.at<T>(first_at), temp.at<T>(last_at), temp.at<Id>(closing_at)}
+                                     : carries<Id, T>{nullptr, nullptr, nullptr};
   const stream_place at = place_of(stream);
   launch(at, tiles_kernel<tuning, Segments, ValueIt, OutIt, T, Op>, static_cast<unsigned>(tiles), tuning::block_threads,
          "cascade segmented reduce tiles kernel", segs, values, n, out, init, op, carry);
-  if (tiles == 1) return;  // nothing spans tiles
+  if (!spans) return;
   constexpr offset_t warps = tuning::span_block_threads / kWarpThreads;
   launch(at, spans_kernel<tuning, Segments, OutIt, T, Op>, static_cast<unsigned>((tiles + warps - 1) / warps),
          tuning::span_block_threads, "cascade segmented reduce spans kernel", segs, tiles, out, init, op, carry);
