@@ -19,8 +19,15 @@ struct tile_totals_tuning {
   //   6 blocks: 93 / 106 / 138 (8 blocks 104 / 120 / 143);
   // - coalesced through shared memory, 6 blocks: 81 / 98 / 149 (8 blocks
   //   111 / 121 / 156).
-  static constexpr int block_threads = 256;
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
+  // Wider values: fewer threads, so that the tile stays within 16 KB and the
+  // block's shared memory within the 48 KB static limit (a 188-byte value:
+  // 64 threads; 1 KB: 32).
+  static constexpr int block_threads = [] {
+    int threads = 256;
+    while (threads > 32 && threads * items_per_thread * sizeof(T) > 16384) threads /= 2;
+    return threads;
+  }();
   static constexpr int min_blocks_per_sm = 6;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <numeric>
 #include <random>
@@ -369,7 +370,8 @@ TEST_F(Robustness, CallerSuppliedMemoryAndStreamRef) {
 // -------------------------------------------------------- large types ------
 
 // Trivially copyable value types of 188 bytes and 1 KB (a non-trivial
-// default constructor is fine): reduce and scans, in and out of place.
+// default constructor is fine): reduce and scans, in and out of place, and
+// segmented_reduce.
 template <int Bins>
 struct histogram {
   int bins[Bins];
@@ -414,6 +416,35 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
   thrust::copy(d.begin(), d.end(), out.begin());
   cascade::exclusive_scan(cascade::cuda, out.begin(), out.end(), out.begin(), init, add_bins<Bins>{});
   EXPECT_EQ(to_host(out), want_scan) << "exclusive scan in place";
+
+  // segmented_reduce, both forms (the segment totals engine): segments of 7,
+  // and segments of 5 with an empty one after each.
+  std::vector<std::int64_t> offsets{0};
+  for (std::size_t i = 5; i < n; i += 5) offsets.insert(offsets.end(), {std::int64_t(i), std::int64_t(i)});
+  offsets.push_back(std::int64_t(n));
+  const std::size_t fixed_segments = (n + 6) / 7, segments = offsets.size() - 1;
+  auto totals = [&](std::size_t count, auto begin_of) {  // init, then the segment's items in order
+    std::vector<H> want_totals;
+    for (std::size_t j = 0; j < count; ++j) {
+      want_totals.push_back(std::accumulate(h.begin() + begin_of(j), h.begin() + std::min(begin_of(j + 1), n), init,
+                                            add_bins<Bins>{}));
+    }
+    return want_totals;
+  };
+  thrust::device_vector<H> sums(std::max(fixed_segments, segments));
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d.begin(), d.end(), 7, sums.begin(), init, add_bins<Bins>{});
+  auto got = to_host(sums);
+  got.resize(fixed_segments);
+  EXPECT_EQ(got, totals(fixed_segments, [](std::size_t j) { return 7 * j; })) << "segmented_reduce, fixed size";
+  const auto d_offsets = to_device(offsets);
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init,
+                            add_bins<Bins>{});
+  got = to_host(sums);
+  got.resize(segments);
+  EXPECT_EQ(got, totals(segments, [&](std::size_t j) { return std::size_t(offsets[j]); }))
+      << "segmented_reduce, offsets";
 }
 
 TEST_F(Robustness, LargeValueTypes) {
