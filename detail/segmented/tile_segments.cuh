@@ -86,19 +86,26 @@ __device__ Id last_begun(const View& v, Id lo, Id hi, offset_t i) {
   return lo;
 }
 
-// Warp-collective: the same, by 32 ascending probes in (lo, hi] a round;
-// every lane returns it.
+// Warp-collective: one round of the search below. Each lane probes a
+// segment in (lo, hi], ascending with the lane; [lo, hi] narrows to the
+// probes on either side of i.
+template <class Segments, class Id>
+__device__ void warp_probe(const Segments& segs, Id probe, offset_t i, Id& lo, Id& hi) {
+  const int below = __popc(__ballot_sync(kFullMask, segs.begin(probe) <= i));  // probes at or before i
+  // Begins ascend, so the probes at or before i are lanes 0 .. below - 1.
+  const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
+  const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
+  if (below > 0) lo = last_at;
+  if (below < kWarpThreads) hi = first_after - 1;
+}
+
+// Warp-collective: the same as last_begun, by 32 ascending probes in
+// (lo, hi] a round; every lane returns it.
 template <class Segments, class Id>
 __device__ Id warp_last_begun(const Segments& segs, Id lo, Id hi, offset_t i) {
   const int lane = lane_id();
   while (hi > lo) {
-    const Id probe = lo + Id((offset_t(hi - lo) * (lane + 1) + kWarpThreads - 1) / kWarpThreads);
-    const int below = __popc(__ballot_sync(kFullMask, segs.begin(probe) <= i));  // probes at or before i
-    // Begins ascend, so the probes at or before i are lanes 0 .. below - 1.
-    const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
-    const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
-    if (below > 0) lo = last_at;
-    if (below < kWarpThreads) hi = first_after - 1;
+    warp_probe(segs, Id(lo + Id((offset_t(hi - lo) * (lane + 1) + kWarpThreads - 1) / kWarpThreads)), i, lo, hi);
   }
   return lo;
 }
@@ -113,14 +120,7 @@ __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offs
   using Id = typename Segments::id_type;
   if constexpr (Segments::stage_begins) {
     Id lo = 0, hi = Id(segs.segments - 1);
-    if (hi > lo) {
-      const Id probe = clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi);
-      const int below = __popc(__ballot_sync(kFullMask, segs.begin(probe) <= i));
-      const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
-      const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
-      if (below > 0) lo = last_at;
-      if (below < kWarpThreads) hi = first_after - 1;
-    }
+    if (hi > lo) warp_probe(segs, clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi), i, lo, hi);
     return warp_last_begun(segs, lo, hi, i);
   } else {
     return segs.segment_of(i);

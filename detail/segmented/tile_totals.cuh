@@ -20,7 +20,6 @@
 // what precedes every item, run on the scan engine instead (items.cuh).
 
 #include <cascade/detail/primitives/block_scan.cuh>
-#include <cascade/detail/primitives/load.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
