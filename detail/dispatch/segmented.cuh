@@ -1,20 +1,18 @@
 #pragma once
 // Dispatch for the keyed and segmented algorithms: validate, choose the
 // accumulator and the counting types, then hand an engine the segmentation.
-// The scans and reduce_by_key: the automatic look-back scan
-// (scan/decoupled_lookback.cuh) over a pair per item with an output policy
-// (segmented/), segments that span tiles carried across them by the pair
-// operator. segmented_reduce: the segment totals engine
+// The scans and reduce_by_key: the masked scan (segmented/masked_scan.cuh),
+// fed the segment heads by the keys or by the offsets (segmented/heads.cuh),
+// with an output policy. segmented_reduce: the segment totals engine
 // (segmented/tile_totals.cuh).
 
 #include <cascade/execution.cuh>
 #include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/dispatch/reduce.cuh>
 #include <cascade/detail/host/segmented.cuh>
-#include <cascade/detail/scan/decoupled_lookback.cuh>
-#include <cascade/detail/segmented/index_iterators.cuh>
-#include <cascade/detail/segmented/items.cuh>
-#include <cascade/detail/segmented/outputs.cuh>
+#include <cascade/detail/segmented/heads.cuh>
+#include <cascade/detail/segmented/masked_scan.cuh>
+#include <cascade/detail/segmented/segmentations.cuh>
 #include <cascade/detail/segmented/tile_totals.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/iterator.cuh>
@@ -37,16 +35,6 @@ constexpr void require_segmented_strategy() {
                 "cascade keyed and segmented algorithms: only cascade::strategy::automatic implements them");
 }
 
-// One scan of n pairs through the engine: items(i) in, outputs(i, pair) out.
-template <class AccT, class Items, class Outputs, class Op>
-void run_pairs(cudaStream_t stream, offset_t n, Items items, Outputs outputs, scan_mode<AccT> mode, Op op) {
-  static_assert(std::is_same_v<typename Items::result_type, AccT>);
-  // The reproducible look-back: keyed and segmented results are bitwise
-  // identical run to run.
-  scan_algorithm<strategy::reproducible_lookback_t>::run(strategy::reproducible_lookback_t{}, index_input<Items>{items, 0},
-                                                         n, index_output<Outputs, AccT>{outputs, 0}, mode, op, stream);
-}
-
 // ------------------------------------------------------------- keyed -------
 
 template <class S, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
@@ -58,16 +46,14 @@ void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, Valu
   check_device_accessible(keys, name, "the keys");
   check_device_accessible(values, name, "the values");
   check_device_accessible(out, name, "the output range");
-  using pair_t = headed<bool, T>;
-  const key_runs<unwrapped_t<KeyIt>, Pred> runs{unwrap(keys), n, pred};
-  const keyed_items<decltype(runs), unwrapped_t<ValueIt>, bool, T> items{runs, unwrap(values)};
-  const headed_op<Op> pair_op{op};
+  const key_heads<unwrapped_t<KeyIt>, Pred> heads{unwrap(keys), n, pred};
+  using out_t = unwrapped_t<OutIt>;
   if (exclusive) {
-    run_pairs(policy.stream(), n, items, exclusive_run_values<unwrapped_t<OutIt>, decltype(runs), T, Op>{unwrap(out), runs, init, op},
-              scan_mode<pair_t>{pair_t{true, init}, true, true}, pair_op);
+    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<true, out_t, T, Op>{unwrap(out), {init, true}, op},
+                              op, policy.stream());
   } else {
-    run_pairs(policy.stream(), n, items, inclusive_values<unwrapped_t<OutIt>, T, Op>{unwrap(out), {init, false}, op},
-              scan_mode<pair_t>{pair_t{}, false, false}, pair_op);
+    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<false, out_t, T, Op>{unwrap(out), {init, false}, op},
+                              op, policy.stream());
   }
 }
 
@@ -88,17 +74,14 @@ void cuda_reduce_by_key_into(const cuda_policy<S>& policy, KeyIt keys, offset_t 
   check_device_accessible(values, name, "the values");
   check_device_accessible(keys_out, name, "the keys output");
   check_device_accessible(values_out, name, "the values output");
-  const key_runs<unwrapped_t<KeyIt>, Pred> runs{unwrap(keys), n, pred};
-  const run_totals<decltype(runs), unwrapped_t<KeysOut>, unwrapped_t<ValuesOut>, unwrapped_t<CountOut>> outputs{
-      runs, unwrap(keys_out), unwrap(values_out), unwrap(runs_out)};
-  auto go = [&](auto count) {
-    using C = decltype(count);
-    using pair_t = headed<C, V>;
-    run_pairs(policy.stream(), n, keyed_items<decltype(runs), unwrapped_t<ValueIt>, C, V>{runs, unwrap(values)},
-              outputs, scan_mode<pair_t>{pair_t{}, false, false}, headed_op<Op>{op});
-  };
-  if (n <= offset_t(std::numeric_limits<std::uint32_t>::max())) go(std::uint32_t{});
-  else go(std::uint64_t{});
+  const key_heads<unwrapped_t<KeyIt>, Pred> heads{unwrap(keys), n, pred};
+  const masked_scan::run_totals<unwrapped_t<KeysOut>, unwrapped_t<ValuesOut>, unwrapped_t<CountOut>, Op> outputs{
+      unwrap(keys_out), unwrap(values_out), unwrap(runs_out), op};
+  if (n <= offset_t(std::numeric_limits<std::uint32_t>::max())) {
+    masked_scan::run<std::uint32_t, V>(heads, unwrap(values), n, outputs, op, policy.stream());
+  } else {
+    masked_scan::run<std::uint64_t, V>(heads, unwrap(values), n, outputs, op, policy.stream());
+  }
 }
 
 template <class V, class S, class KeyIt, class ValueIt, class KeysOut, class ValuesOut, class Pred, class Op>
@@ -219,18 +202,16 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
   check_device_accessible(values, name, "the values");
   check_device_accessible(out, name, "the output range");
   with_segment_id(segments, [&](auto id) {
-    using Id = decltype(id);
-    using pair_t = tagged<Id, T>;
-    using segs_t = csr_segments<unwrapped_t<OffsetIt>, Id>;
-    const segs_t segs{unwrap(offsets), Id(segments), first, n};
-    const numbered_items<segs_t, Id, decltype(unwrap(values) + first), T> items{segs, unwrap(values) + first};
+    using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
+    const segment_heads<segs_t, masked_scan_tuning<T>::begins_in_flight> heads{{unwrap(offsets), decltype(id)(segments), first, n}, n};
     auto to = unwrap(out) + first;
+    using to_t = decltype(to);
     if (exclusive) {
-      run_pairs(policy.stream(), n, items, exclusive_segment_values<decltype(to), segs_t, T, Op>{to, segs, init.value, op},
-                scan_mode<pair_t>{pair_t{Id(-1), init.value}, true, true}, tagged_op<Op>{op});
+      masked_scan::run<bool, T>(heads, unwrap(values) + first, n, masked_scan::scanned_values<true, to_t, T, Op>{to, {init.value, true}, op},
+                                op, policy.stream());
     } else {
-      run_pairs(policy.stream(), n, items, inclusive_values<decltype(to), T, Op>{to, init, op},
-                scan_mode<pair_t>{pair_t{}, false, false}, tagged_op<Op>{op});
+      masked_scan::run<bool, T>(heads, unwrap(values) + first, n, masked_scan::scanned_values<false, to_t, T, Op>{to, init, op}, op,
+                                policy.stream());
     }
   });
   return out + last;

@@ -87,6 +87,14 @@ template <class Storage, class AccT, class It>
 inline constexpr bool vector_io_v =
     Storage::vectorizable && std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, AccT>;
 
+// Whether fill_exchange moves a tile of `in` as 16-byte vectors (and so
+// where read_blocked must find the items): whole tiles between aligned arrays.
+template <bool Full, class Storage, class AccT, class InIt>
+__device__ __forceinline__ bool exchange_vectors(InIt in) {
+  if constexpr (Full && vector_io_v<Storage, AccT, InIt>) return aligned16(in);
+  else return false;
+}
+
 // The warp_transpose path's two halves. fill_exchange moves the warp's
 // segment of a tile from memory into the warp's exchange slots, coalesced
 // (16-byte vectors, swizzled, where whole tiles lie between aligned arrays of
@@ -99,7 +107,7 @@ __device__ __forceinline__ bool fill_exchange(InIt in, offset_t warp_first, int 
   const int lane = lane_id();
   AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
   if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
-    if (aligned16(in)) {
+    if (exchange_vectors<Full, Storage, AccT>(in)) {
       using vector_t = typename Storage::vector_t;
       vector_t* slots = Storage::vector_slots(ex);
       const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;

@@ -35,17 +35,12 @@
 // recomputation reads them while that tile may start writing, which an
 // in-place scan must take into account. Tiles need no atomic ticket, so a
 // block's first loads start at once.
-//
-// An input may stage what its tile's items share in shared memory before
-// they are read (tile_staging.cuh: a segmented input's boundaries, found
-// once per tile); plain iterators stage nothing.
 
 #include <cascade/detail/scan/algorithm.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/tile_status.cuh>
-#include <cascade/detail/primitives/tile_staging.cuh>
 #include <cascade/detail/tuning/scan.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/device.cuh>
@@ -233,6 +228,55 @@ union kernel_storage {
       shared;
 };
 
+// In place, a predecessor's inputs become its outputs, and the fallback
+// reads a silent tile's inputs while that tile may start and write. A tile
+// writes its outputs only after its publications, fenced (block_prefix)
+// before the barrier that releases the stores. The fallback fences, loads,
+// fences and polls the tile again: if the tile is still silent, none of its
+// outputs had reached the loads (they would have brought its publication
+// with them), so the recomputed value is the tile's; if it has published
+// meanwhile, its publication is taken instead. The in-place progress tests
+// (reversed tiles, one poll before recomputing) check both tile kinds.
+//
+// silent_tile(t, state): tile t's aggregate, recomputed by one warp from the
+// items `in` with the tree of the tile's own block (warp_tile_aggregate).
+template <int Threads, int Items, class AccT, class InIt, class Status, class Op>
+struct silent_tile {
+  InIt in;
+  Status status;
+  Op op;
+  bool in_place;
+  __device__ AccT operator()(offset_t t, tile_state& state) const {
+    if (in_place) __threadfence();  // the loads after the poll that found t silent
+    AccT value = warp_tile_aggregate<Threads, Items, AccT>(in, t * (offset_t(Threads) * Items), op);
+    state = tile_aggregate;
+    if (in_place) {
+      __threadfence();
+      AccT published;
+      const tile_state now = status.peek(t, published);
+      if (now != tile_invalid) state = now, value = published;
+    }
+    return value;
+  }
+};
+
+// Block-wide: the tile's exclusive prefix (init included; none for tile 0
+// without init), found by its first warp by the rule and handed to the
+// block through `slot`. first() reads the tile's first item (absorbs).
+template <class Tuning, class Rule, class Status, class AccT, class First, class Op, class Recompute>
+__device__ __forceinline__ maybe<AccT> block_prefix(const Status& status, offset_t tile, const AccT& aggregate,
+                                                    First first, const maybe<AccT>& init, Op op,
+                                                    const Recompute& recompute, maybe<AccT>& slot) {
+  if (threadIdx.x < kWarpThreads) {
+    const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate, absorbs(op, aggregate, first),
+                                                                  init, op, recompute);
+    if (recompute.in_place) __threadfence();  // this tile's publications before its outputs
+    if (threadIdx.x == 0) slot = p;
+  }
+  __syncthreads();
+  return slot;
+}
+
 template <class Tuning, class Rule, bool SharedTiles, class InIt, class OutIt, class AccT, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning, SharedTiles>))
     kernel(InIt in, OutIt out, offset_t n, scan_mode<AccT> mode, tile_status<AccT> status, Op op) {
@@ -240,9 +284,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   constexpr int items = Tuning::items_per_thread;
   constexpr offset_t tile_items = offset_t(threads) * items;
   __shared__ kernel_storage<Tuning, AccT, SharedTiles> storage;
-  // What an input stages per tile (tile_staging.cuh; nothing for plain iterators).
-  using staging = tile_staging<InIt, tile_items>;
-  __shared__ typename staging::storage staged;
   const maybe<AccT> init{mode.init, mode.has_init};
 
   // Only kernels that launch_tiles may launch as one block carry that path
@@ -254,10 +295,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
       maybe<AccT> carry = init;
       for (offset_t base = 0; base < n; base += tile_items) {
         const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-        const auto tile_in = staging::stage(in, base, valid, staged);
-        const auto tile_out = tile_output_view<OutIt, typename staging::storage>::view(out, staged);
-        const AccT aggregate = scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op,
-                                                                     storage.registers,
+        const AccT aggregate = scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
                                                                      [&](const AccT&, auto&) { return carry; });
         carry = then(carry, aggregate, op);
       }
@@ -268,43 +306,14 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   const offset_t tile = tile_of_block<Tuning>();
   const offset_t base = tile * tile_items;
   const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-  // In place, a predecessor's inputs become its outputs, and the fallback
-  // reads a silent tile's inputs while that tile may start and write. A tile
-  // writes its outputs only after its publications, fenced (below) before
-  // the barrier that releases the stores. The fallback fences, loads, fences
-  // and polls the tile again: if the tile is still silent, none of its
-  // outputs had reached the loads (they would have brought its publication
-  // with them), so the recomputed value is the tile's; if it has published
-  // meanwhile, its publication is taken instead. The in-place progress tests
-  // (reversed tiles, one poll before recomputing) check both tile kinds.
-  const bool in_place = may_overlap(in, out);
-  auto recompute = [&](offset_t t, tile_state& state) {
-    if (in_place) __threadfence();  // the loads after the poll that found t silent
-    AccT value = warp_tile_aggregate<threads, items, AccT>(in, t * tile_items, op);
-    state = tile_aggregate;
-    if (in_place) {
-      __threadfence();
-      AccT published;
-      const tile_state now = status.peek(t, published);
-      if (now != tile_invalid) state = now, value = published;
-    }
-    return value;
-  };
+  const silent_tile<threads, items, AccT, InIt, tile_status<AccT>, Op> recompute{in, status, op, may_overlap(in, out)};
   // The tile's prefix, given its aggregate; first() reads the tile's first item.
   auto prefix_with = [&](auto first) {
     return [&, first](const AccT& aggregate, auto& s) -> maybe<AccT> {
-      if (threadIdx.x < kWarpThreads) {
-        const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate,
-                                                                      absorbs(op, aggregate, first), init, op, recompute);
-        if (in_place) __threadfence();  // this tile's publications before its outputs
-        if (threadIdx.x == 0) s.prefix[0] = p;
-      }
-      __syncthreads();
-      return s.prefix[0];
+      return block_prefix<Tuning, Rule>(status, tile, aggregate, first, init, op, recompute, s.prefix[0]);
     };
   };
   if constexpr (SharedTiles) {
-    static_assert(!staging::staged, "shared tiles take arrays only");
     // run_tuned sends only 16-byte aligned arrays.
     NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90,
                       (if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);),
@@ -316,11 +325,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
                      prefix_with([&] { return static_cast<AccT>(in[base]); }));
   } else {
     prefetch_tile<Tuning, tile_items>(in, n, tile);
-    // The recomputation of a silent predecessor (prefix) reads `in` itself.
-    const auto tile_in = staging::stage(in, base, valid, staged);
-    const auto tile_out = tile_output_view<OutIt, typename staging::storage>::view(out, staged);
-    scan_tile<threads, items, Tuning::io>(tile_in, tile_out, base, valid, mode, op, storage.registers,
-                                          prefix_with([&] { return static_cast<AccT>(tile_in[base]); }));
+    scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
+                                          prefix_with([&] { return static_cast<AccT>(in[base]); }));
   }
 }
 

@@ -1,10 +1,8 @@
 #pragma once
-// Where segments start, seen from the items. Runs of equal keys (the keyed
-// algorithms) say it item by item; numbered segments (CSR offsets, or a fixed
-// size) say which segment an item is in and where each one begins. Positions
-// are relative to the first item the algorithm covers.
+// Numbered segments (CSR offsets, or a fixed size): which segment an item is
+// in and where each one begins. Positions are relative to the first item the
+// algorithm covers. (Runs of equal keys: heads.cuh.)
 
-#include <cascade/detail/segmented/tile_keys.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
@@ -13,32 +11,15 @@
 
 namespace cascade::detail {
 
-// Item i starts a run when i == 0 or !pred(keys[i - 1], keys[i]). A tile
-// stages its keys (tile_keys.cuh) where they are small enough.
-template <class KeyIt, class Pred>
-struct key_runs {
-  using key_type = value_t<KeyIt>;
-  template <offset_t TileItems>
-  using tile_storage = key_tile_if_copyable<key_type, TileItems>;
-  KeyIt keys;
-  offset_t n;
-  Pred pred;
-  __device__ key_type key(offset_t i) const { return keys[i]; }
-  __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
-  __device__ bool last(offset_t i) const { return i == n - 1 || !pred(keys[i], keys[i + 1]); }
-};
-
 // CSR offsets: segment j is [offsets[j], offsets[j + 1]) less offsets[0];
 // begin(segments) is the number of items. segment_of is a binary search for
 // the last segment that begins at or before i (empty segments before it
-// begin there too). A tile stages its segments and their begins
+// begin there too). A tile stages the begins of its segments
 // (tile_segments.cuh): one search per tile.
 template <class OffsetIt, class Id>
 struct csr_segments {
   using id_type = Id;
   static constexpr bool stage_begins = true;
-  template <offset_t TileItems>
-  using tile_storage = segment_tile<Id, TileItems>;
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -60,14 +41,12 @@ struct csr_segments {
   }
 };
 
-// Segments of `size` items (the last may be shorter): no memory to read. A
-// tile stages its items' segments (one division per thread, not per item).
+// Segments of `size` items (the last may be shorter): no memory to read, so
+// nothing is staged (a division per thread finds its first segment).
 template <class Id>
 struct fixed_segments {
   using id_type = Id;
   static constexpr bool stage_begins = false;
-  template <offset_t TileItems>
-  using tile_storage = segment_tile<Id, TileItems>;
   offset_t size;
   Id segments;
   offset_t n;

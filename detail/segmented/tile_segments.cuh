@@ -1,13 +1,12 @@
 #pragma once
 // The numbered segments of one tile, staged in shared memory by its block
-// before the tile's items are read (the scan engine's per-tile prologue,
-// primitives/tile_staging.cuh): the segments of the tile's first and last
-// items (one search each, by two warps: 32 probes a round, so about
-// log32(segments) dependent reads), the begins of the segments
-// between them (CSR offsets: read once, coalesced), and each item's segment,
-// written by the thread that owns it walking its consecutive items. Items
-// then read their segment from shared memory, and the output policies their
-// segment ends: no search and no offset read per item.
+// before the tile's items are read (both segmented engines, tile_totals.cuh
+// and masked_scan.cuh): the segments of the tile's first and last items (one
+// search each, by two warps: 32 probes a round, so about log32(segments)
+// dependent reads) and the begins of the segments between them (CSR
+// offsets: read once, coalesced). Each thread then finds the segment starts
+// among its consecutive items by a walk over those begins (segment_starts):
+// no search and no offset read per item.
 //
 // A tile with more segment starts than items (mostly empty segments) stages
 // the first begins only; later ones are read from the offsets, and a walk
@@ -16,7 +15,7 @@
 #include <cascade/detail/primitives/shuffle.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
-#include <cascade/detail/primitives/tile_staging.cuh>
+#include <cascade/detail/primitives/stage_each.cuh>
 
 #include <cuda/std/limits>
 
@@ -35,22 +34,12 @@ struct segment_begins {
   unsigned short begin[capacity];
 };
 
-// ... and each item's segment.
-template <class Id, offset_t TileItems>
-struct segment_tile : segment_begins<Id, TileItems> {
-  Id segment[TileItems];  // item base + p lies in segment first + segment[p]
-};
-
-// The segmentation as one tile sees it: segment_of for the tile's own items
-// only (the engine reads nothing else through a tile's view), from shared
-// memory with no check; begin(j) from shared memory where staged, else from
-// the segmentation itself (the same answers either way).
+// The segmentation as one tile sees it: begin(j) from shared memory where
+// staged, else from the segmentation itself (the same answers either way).
 template <class Segments, offset_t TileItems>
 struct staged_segments {
   using id_type = typename Segments::id_type;
   static constexpr bool stage_begins = Segments::stage_begins;
-  template <offset_t N>
-  using tile_storage = segment_tile<id_type, N>;  // (a staged view is not staged again)
   Segments global;
   id_type segments;
   offset_t base;   // the tile's first item
@@ -58,21 +47,15 @@ struct staged_segments {
   id_type last;    // the segment of the tile's last item
   int begins;      // the begins staged
   const segment_begins<id_type, TileItems>* tile;
-  const id_type* segment;  // the items' segments, where staged
 
-  __device__ static staged_segments of(const Segments& segs, const segment_begins<id_type, TileItems>& s,
-                                       const id_type* segment = nullptr) {
-    return {segs, segs.segments, s.base, s.first, s.last, s.begins, &s, segment};
-  }
-  __device__ static staged_segments of(const Segments& segs, const segment_tile<id_type, TileItems>& s) {
-    return of(segs, s, s.segment);
+  __device__ static staged_segments of(const Segments& segs, const segment_begins<id_type, TileItems>& s) {
+    return {segs, segs.segments, s.base, s.first, s.last, s.begins, &s};
   }
   __device__ offset_t begin(id_type j) const {
     const id_type k = j - first;
     if (k >= 0 && k < id_type(begins)) return base + tile->begin[k] - 1;
     return global.begin(j);
   }
-  __device__ id_type segment_of(offset_t i) const { return first + segment[int(i - base)]; }
 };
 
 // The last segment in [lo, hi] that begins at or before i (begin(lo) <= i).
@@ -128,7 +111,7 @@ __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offs
 }
 
 // Block-wide: stages the ends and begins of the tile [base, base + valid)
-// of `segs`; the view answers begin() (segment_of needs stage_segments).
+// of `segs`; the view answers begin().
 // Each thread keeps up to Batch begins in flight (registers: 2 per begin).
 template <offset_t TileItems, int Batch = 24, class Segments>
 __device__ staged_segments<Segments, TileItems> stage_begins(
@@ -166,7 +149,7 @@ __device__ staged_segments<Segments, TileItems> tile_view(
   if constexpr (Segments::stage_begins) {
     return stage_begins<TileItems, Batch>(segs, base, valid, s);
   } else {
-    return {segs, segs.segments, base, segs.segment_of(base), segs.segment_of(base + valid - 1), 0, nullptr, nullptr};
+    return {segs, segs.segments, base, segs.segment_of(base), segs.segment_of(base + valid - 1), 0, nullptr};
   }
 }
 
@@ -190,31 +173,28 @@ __device__ offset_t end_of(const View& view, Id j, Id last) {
   return j < last ? view.begin(j + 1) : ::cuda::std::numeric_limits<offset_t>::max();
 }
 
-// Block-wide: stages the tile [base, base + valid) of `segs`, each item's
-// segment included.
-template <offset_t TileItems, class Segments>
-__device__ staged_segments<Segments, TileItems> stage_segments(
-    const Segments& segs, offset_t base, int valid, segment_tile<typename Segments::id_type, TileItems>& s) {
-  using Id = typename Segments::id_type;
-  const auto ends = stage_begins<TileItems>(segs, base, valid, s);
-  const Id first = s.first, last = s.last;
-  const int per = int(TileItems) / int(blockDim.x);
-  const int p0 = int(threadIdx.x) * per;
-  const int count = clamp_to(valid - p0, 0, per);
-  if (count > 0) {
-    Id j = first_segment(ends, segs, first, last, base + p0);
-    offset_t next = end_of(ends, j, last);
-    for (int k = 0; k < count; ++k) {
-      const offset_t i = base + p0 + k;
-      if (i >= next) {
-        j = next_segment(ends, j, last, i);
-        next = end_of(ends, j, last);
-      }
-      s.segment[p0 + k] = j - first;
-    }
+// Where segments start among the `count` items from i0 of a tile (its view,
+// a thread's consecutive items): bit k set where item i0 + k begins a
+// segment, by a walk over the segment ends, not the items. `last_ends`:
+// whether item i0 + count - 1 is its segment's last.
+struct thread_starts {
+  unsigned starts;
+  bool last_ends;
+};
+template <class View, class Segments>
+__device__ thread_starts segment_starts(const View& view, const Segments& segs, offset_t i0, int count) {
+  using Id = typename View::id_type;
+  thread_starts t{0u, false};
+  if (count <= 0) return t;
+  const Id last = view.last;
+  Id j = first_segment(view, segs, view.first, last, i0);
+  if (view.begin(j) == i0) t.starts = 1;
+  for (offset_t next = end_of(view, j, last); next < i0 + count; next = end_of(view, j, last)) {
+    t.starts |= 1u << int(next - i0);
+    j = next_segment(view, j, last, next);
   }
-  __syncthreads();
-  return staged_segments<Segments, TileItems>::of(segs, s);
+  t.last_ends = view.begin(j + 1) == i0 + count;  // (j < segments: begin(j + 1) exists)
+  return t;
 }
 
 }  // namespace cascade::detail

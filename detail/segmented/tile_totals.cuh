@@ -17,7 +17,7 @@
 // whatever the grid, the timing or the GPU.
 //
 // The scans (segmented and keyed) and reduce_by_key, whose outputs depend on
-// what precedes every item, run on the scan engine instead (items.cuh).
+// what precedes every item, run on the masked scan instead (masked_scan.cuh).
 
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
@@ -95,15 +95,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     const auto view = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
     const Id first = view.first, last = view.last;
 
-    unsigned starts = 0;  // bit k: item i0 + k begins a segment
-    if (full || count > 0) {
-      Id j = first_segment(view, segs, first, last, i0);
-      if (view.begin(j) == i0) starts = 1;
-      for (offset_t next = end_of(view, j, last); next < i0 + count; next = end_of(view, j, last)) {
-        starts |= 1u << int(next - i0);
-        j = next_segment(view, j, last, next);
-      }
-    }
+    // Bit k: item i0 + k begins a segment.
+    const unsigned starts = segment_starts(view, segs, i0, count).starts;
     // Each piece's fold at its last item; the first piece's also kept (head).
     const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
     const int head_end = __ffs(piece_ends) - 1;

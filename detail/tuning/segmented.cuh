@@ -4,7 +4,21 @@
 // inside a tile, so it depends on the accumulator only (never on the GPU):
 // results are the same bits on every architecture.
 
+#include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/tuning/scan.cuh>
+
 namespace cascade::detail {
+
+// Threads a block of the segmented engines takes for `items` values of T
+// each: 256, fewer for wide values, so that the tile stays within 16 KB and
+// the block's shared memory within the 48 KB static limit (a 188-byte value:
+// 64 threads; 1 KB: 32).
+template <class T>
+constexpr int segmented_tile_threads(int items) {
+  int threads = 256;
+  while (threads > 32 && threads * items * sizeof(T) > 16384) threads /= 2;
+  return threads;
+}
 
 template <class T>
 struct tile_totals_tuning {
@@ -20,14 +34,7 @@ struct tile_totals_tuning {
   // - coalesced through shared memory, 6 blocks: 81 / 98 / 149 (8 blocks
   //   111 / 121 / 156).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
-  // Wider values: fewer threads, so that the tile stays within 16 KB and the
-  // block's shared memory within the 48 KB static limit (a 188-byte value:
-  // 64 threads; 1 KB: 32).
-  static constexpr int block_threads = [] {
-    int threads = 256;
-    while (threads > 32 && threads * items_per_thread * sizeof(T) > 16384) threads /= 2;
-    return threads;
-  }();
+  static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at
@@ -42,6 +49,33 @@ struct tile_totals_tuning {
   static constexpr long long prefetch_bytes = 4 << 20;
   // The second launch: one warp per segment that spans tiles.
   static constexpr int span_block_threads = 256;
+};
+
+// Tuning of the keyed and segmented scans' engine (segmented/masked_scan.cuh):
+// the look-back's pacing as the flat scan's, a tile of plain values.
+template <class T>
+struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
+  // 64 bytes of values per thread (16 at most: a thread's starts are a
+  // 32-bit mask), at most 16 KB a tile, at launch bounds for 4 blocks of
+  // 256 per SM (64 registers), completing one group total per look-back
+  // round trip. H200, 2^26 floats keyed by int32, time / CUB's scan by key
+  // (inclusive) and reduce by key, segments of 16 / 2^22:
+  // - 128 x 16, 6 blocks (80 registers), 4 groups a round trip: 1.01 / 1.35,
+  //   1.12 / 1.14; the same at 8 blocks 1.01 / 1.46, 1.01 / 1.02; 128 x 24 at
+  //   6 blocks 1.00 / 1.32, 1.14 / 1.08; 128 x 8 at 8 blocks 1.35 / 2.26;
+  // - one group a round trip: 128 x 16 at 8 blocks (64 registers) 0.92 /
+  //   1.16, 0.96 / 0.97; 128 x 24 at 8 blocks 0.95 / 1.17, 0.97 / 0.92;
+  //   256 x 16 at 4 blocks 0.93 / 1.02, 0.83 / 0.84 (4 groups: 0.97 / 1.16,
+  //   0.89 / 0.89).
+  // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
+  // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
+  // 12-16 us).
+  static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : sizeof(T) <= 4 ? 16 : int(64 / sizeof(T));
+  static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
+  static constexpr int min_blocks_per_sm = 4;
+  static constexpr int group_batch = 1;
+  // Segment begins (CSR offsets) each thread reads at once while staging.
+  static constexpr int begins_in_flight = 4;
 };
 
 }  // namespace cascade::detail

@@ -262,7 +262,7 @@ TEST_F(ReproducibleScan, ProgressDoesNotDependOnBlockOrder) {
 }
 
 // ------------------------------------------------ absorbing aggregates ---
-// The segmented pairs' shortcut (reproducible_lookback.cuh): a tile whose
+// The headed pairs' shortcut (reproducible_lookback.cuh; the masked scan's): a tile whose
 // aggregate absorbs what precedes it lets its successors skip the prefixes
 // before it, and lanes before it stand in as AccT{}. Every bit must be the
 // full rule's: the same pairs scanned with an operator that cannot absorb
@@ -274,7 +274,7 @@ struct opaque {
   __host__ __device__ T operator()(const T& a, const T& b) const { return op(a, b); }
 };
 
-// Pair i of an array, computed: the register tiles the segmented forms take.
+// Pair i of an array, computed: the engine's register tiles.
 template <class Pair>
 struct read_pair {
   const Pair* pairs;
@@ -283,7 +283,6 @@ struct read_pair {
 
 // A pair's fields as bits (its padding is not compared).
 int tag_field(const cascade::detail::headed<bool, float>& p) { return p.heads; }
-int tag_field(const cascade::detail::tagged<int, float>& p) { return p.segment; }
 template <class Pair>
 std::vector<std::uint64_t> pair_bits(const thrust::device_vector<Pair>& d) {
   std::vector<std::uint64_t> bits;
@@ -330,29 +329,20 @@ void check_absorbing(const std::vector<Pair>& h, scan_mode<Pair> mode, PairOp op
 TEST_F(ReproducibleScan, AbsorbingAggregatesKeepTheFullRulesBits) {
   using cascade::detail::headed;
   using cascade::detail::headed_op;
-  using cascade::detail::tagged;
-  using cascade::detail::tagged_op;
   const std::int64_t n = (1 << 22) + 3;
   const auto values = random_input<float, plus>(n, 5001);
   std::mt19937_64 rng(5002);
   // Mean distance between segment starts: every tile, a few tiles, none after the first.
   for (const std::uint64_t spacing : {std::uint64_t(3), std::uint64_t(900), std::uint64_t(40000), std::uint64_t(0)}) {
     std::vector<headed<bool, float>> heads(n);
-    std::vector<tagged<int, float>> ids(n);
-    int segment = 0;
     for (std::int64_t i = 0; i < n; ++i) {
       const bool start = i == 0 || (spacing > 0 && rng() % spacing == 0);
-      if (start && i > 0) segment += 1 + static_cast<int>(rng() % 3);  // some segments empty
       heads[i] = {start, values[i]};
-      ids[i] = {segment, values[i]};
     }
     const std::string what = "segment starts every ~" + std::to_string(spacing) + " items";
     const headed_op<plus> by_heads{};
-    const tagged_op<plus> by_ids{};
     check_absorbing(heads, scan_mode<headed<bool, float>>{{}, false, false}, by_heads, what + ", heads");
     check_absorbing(heads, scan_mode<headed<bool, float>>{{true, 0.5f}, true, true}, by_heads, what + ", heads");
-    check_absorbing(ids, scan_mode<tagged<int, float>>{{}, false, false}, by_ids, what + ", segment ids");
-    check_absorbing(ids, scan_mode<tagged<int, float>>{{-1, 0.5f}, true, true}, by_ids, what + ", segment ids");
     if (HasFailure()) return;
   }
 }

@@ -370,8 +370,8 @@ TEST_F(Robustness, CallerSuppliedMemoryAndStreamRef) {
 // -------------------------------------------------------- large types ------
 
 // Trivially copyable value types of 188 bytes and 1 KB (a non-trivial
-// default constructor is fine): reduce and scans, in and out of place, and
-// segmented_reduce.
+// default constructor is fine): reduce and scans, in and out of place,
+// segmented_reduce, and the keyed and segmented scans and reduce_by_key.
 template <int Bins>
 struct histogram {
   int bins[Bins];
@@ -445,6 +445,38 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
   got.resize(segments);
   EXPECT_EQ(got, totals(segments, [&](std::size_t j) { return std::size_t(offsets[j]); }))
       << "segmented_reduce, offsets";
+
+  // The masked scan (keyed and segmented scans, reduce_by_key): runs of 5
+  // keys, and the same segments by the offsets above (empty ones between).
+  std::vector<int> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = int(i / 5);
+  const auto d_keys = to_device(keys);
+  std::vector<H> want_runs(n), want_run_totals;
+  for (std::size_t b = 0; b < n; b += 5) {
+    const std::size_t e = std::min(b + 5, n);
+    std::inclusive_scan(h.begin() + b, h.begin() + e, want_runs.begin() + b, add_bins<Bins>{});
+    want_run_totals.push_back(want_runs[e - 1]);
+  }
+  poison(out);
+  cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d.begin(), out.begin(),
+                                 cuda::std::equal_to<>{}, add_bins<Bins>{});
+  EXPECT_EQ(to_host(out), want_runs) << "inclusive_scan_by_key";
+  // The other forms at 188 bytes only: each kernel of a 1 KB value takes
+  // minutes to compile (its look-back's windows), the same code otherwise.
+  if constexpr (Bins <= 64) {
+    poison(out);
+    cascade::segmented_inclusive_scan(cascade::cuda, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                      add_bins<Bins>{});
+    EXPECT_EQ(to_host(out), want_runs) << "segmented_inclusive_scan";
+    thrust::device_vector<int> keys_out(n);
+    poison(out);
+    const auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d.begin(), keys_out.begin(),
+                                             out.begin(), cuda::std::equal_to<>{}, add_bins<Bins>{});
+    ASSERT_EQ(std::size_t(ends.second - out.begin()), want_run_totals.size()) << "reduce_by_key";
+    got = to_host(out);
+    got.resize(want_run_totals.size());
+    EXPECT_EQ(got, want_run_totals) << "reduce_by_key";
+  }
 }
 
 TEST_F(Robustness, LargeValueTypes) {

@@ -6,7 +6,8 @@
 // with more segment starts than items), one segment over many tiles, 32-
 // and 64-bit offsets, fancy iterators, in place, bitwise identical runs,
 // more than 2^31 items and segments (computed iterators), graph capture of
-// the stream-ordered forms, and bad offsets.
+// the stream-ordered forms, bad offsets, and the masked scan's progress
+// guarantee (tiles in reverse, silent predecessors recomputed).
 
 #include "harness.cuh"
 #include "../segmented_reference.cuh"
@@ -559,6 +560,69 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
+}
+
+// The masked scan's progress guarantee (the look-back's fallback): small
+// tiles scheduled in reverse, so that successors run first, and a silent
+// predecessor polled once before the waiting warp recomputes its aggregate
+// from its keys and values; in place (the recomputation reads values its
+// tile may be overwriting) and with counted heads (reduce_by_key's runs).
+template <bool Reversed, int Polls>
+struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t> {
+  static constexpr int block_threads = 64;
+  static constexpr int items_per_thread = 2;
+  static constexpr unsigned first_poll_delay_ns = 0;
+  static constexpr unsigned spin_nanoseconds = 100;
+  static constexpr int polls_before_fallback = Polls;
+  static constexpr bool reversed_tiles = Reversed;
+};
+
+TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
+  namespace d = cascade::detail;
+  const std::int64_t n = (1 << 20) + 5;  // 8193 tiles of 128
+  const auto lengths = segment_lengths("powerlaw", n, 0, 31);
+  const auto keys = keys_of<std::int32_t>(lengths, 32);
+  const auto v = random_input<std::int32_t, plus>(n, 33);
+  const auto runs = run_offsets(keys);
+  const auto d_keys = to_device(keys);
+  std::vector<std::int32_t> want(n);
+  ref_segmented_scan<std::int32_t>(v, runs, want, plus{}, nullptr, false);
+  std::vector<std::int32_t> want_keys, want_totals;
+  for (std::size_t j = 0; j + 1 < runs.size(); ++j) {
+    want_keys.push_back(keys[runs[j]]);
+    want_totals.push_back(want[runs[j + 1] - 1]);
+  }
+  const d::key_heads<const std::int32_t*, cuda::std::equal_to<>> heads{d_keys.data().get(), n, {}};
+  auto check = [&](auto tuning) {
+    using tuning_t = decltype(tuning);
+    SCOPED_TRACE(std::string("reversed ") + (tuning_t::reversed_tiles ? "yes" : "no") + ", polls " +
+                 std::to_string(tuning_t::polls_before_fallback));
+    thrust::device_vector<std::int32_t> inout = to_device(v);
+    std::int32_t* p = inout.data().get();
+    d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
+        heads, p, n, d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{p, {0, false}, plus{}},
+        plus{}, cudaStream_t{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    expect_equal(to_host(inout), want);
+
+    const auto d_v = to_device(v);
+    thrust::device_vector<std::int32_t> keys_out(n), totals(n);
+    thrust::device_vector<std::int64_t> count(1);
+    poison(keys_out), poison(totals), poison(count);
+    d::masked_scan::run_tuned<std::uint32_t, std::int32_t, tuning_t>(
+        heads, d_v.data().get(), n,
+        d::masked_scan::run_totals<std::int32_t*, std::int32_t*, std::int64_t*, plus>{
+            keys_out.data().get(), totals.data().get(), count.data().get(), plus{}},
+        plus{}, cudaStream_t{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    ASSERT_EQ(std::int64_t(count[0]), std::int64_t(want_keys.size()));
+    keys_out.resize(want_keys.size()), totals.resize(want_keys.size());
+    expect_equal(to_host(keys_out), want_keys);
+    expect_equal(to_host(totals), want_totals);
+  };
+  check(masked_progress_tuning<true, 1>{});
+  check(masked_progress_tuning<true, 60>{});
+  check(masked_progress_tuning<false, 1>{});
 }
 
 }  // namespace

@@ -1,0 +1,252 @@
+#pragma once
+// The keyed and segmented scans' engine (inclusive_scan_by_key,
+// exclusive_scan_by_key, reduce_by_key, segmented_inclusive_scan,
+// segmented_exclusive_scan): the look-back scan of tiles of plain values,
+// where each thread holds the segment heads among its items as a bit mask.
+//
+// A warp loads its values coalesced through its exchange slots (as the flat
+// scan does); each thread learns where segments start among its consecutive
+// items (heads.cuh: from the keys, loaded the same way, or from a walk over
+// the segment begins) and folds its items, restarting at each start. The
+// block scans the threads' folds as headed pairs (pairs.cuh: a head count,
+// or whether there is one, and the value of the last segment piece), the
+// tile's prefix comes from the reproducible look-back
+// (reproducible_lookback.cuh), and each thread folds its items again from
+// its prefix, writing what the output policy asks: every scanned value
+// (coalesced, through the exchange) or each run's key and total. Pairs never
+// sit in memory: a tile moves its values and its keys, nothing else, and the
+// combination tree (each thread's items left to right, the block scan's, the
+// look-back's) depends on the items and the segmentation only, so results
+// are bitwise identical whatever the grid, the timing or the GPU.
+//
+// A tile with a segment head absorbs whatever precedes it: its successors'
+// prefixes need nothing before it (the look-back's shortcut). Counted heads
+// (reduce_by_key's run index) never absorb: the count adds up.
+
+#include <cascade/detail/primitives/block_scan.cuh>
+#include <cascade/detail/primitives/prefetch.cuh>
+#include <cascade/detail/primitives/tile_scan.cuh>
+#include <cascade/detail/scan/decoupled_lookback.cuh>
+#include <cascade/detail/segmented/heads.cuh>
+#include <cascade/detail/segmented/index_iterators.cuh>
+#include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/tuning/segmented.cuh>
+#include <cascade/detail/util/launch.cuh>
+#include <cascade/detail/util/workspace.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace cascade::detail::masked_scan {
+
+// The heads a thread's pair counts: whether there is one, or how many.
+template <class C>
+__device__ __forceinline__ C heads_in(unsigned starts) {
+  if constexpr (std::is_same_v<C, bool>) return starts != 0;
+  else return static_cast<C>(__popc(starts));
+}
+
+// Where a thread's items lie: `count` from i0, in the warp's `warp_valid`
+// from warp_first, in the tile's `valid` from base.
+struct thread_place {
+  offset_t base;
+  int valid;
+  offset_t i0;
+  int count;
+  offset_t warp_first;
+  int warp_valid;
+};
+
+// What precedes a thread's items: the tile's prefix, and that combined with
+// the block's threads before this one; and the tile's aggregate.
+template <class Pair>
+struct prefixes {
+  maybe<Pair> tile;
+  maybe<Pair> thread;
+  Pair aggregate;
+};
+
+// Scans: every item's value, written coalesced. Inclusive: the segment up to
+// the item, init (where given) entering first; exclusive: init at a segment
+// head, else init op the segment before the item.
+template <bool Exclusive, class OutIt, class T, class Op>
+struct scanned_values {
+  OutIt out;
+  maybe<T> init;
+  Op op;
+  __device__ OutIt array() const { return out; }  // (the engine's in-place test)
+  // x: the thread's items (its warp's exchange slots free).
+  template <bool Full, int Items, class View, class Pair, class Exchange, class Staged>
+  __device__ void operator()(const View&, const thread_starts& h, const prefixes<Pair>& p, T (&x)[Items],
+                             const thread_place& at, Exchange& exchange, Staged&) const {
+    T acc = p.thread.value.value;
+    bool has = p.thread.has;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if (!Full && k >= at.count) break;
+      const bool continues = has && !((h.starts >> k) & 1);
+      const T before = acc;
+      acc = continues ? static_cast<T>(op(acc, x[k])) : x[k];
+      has = true;
+      if constexpr (Exclusive) x[k] = continues ? static_cast<T>(op(init.value, before)) : init.value;
+      else x[k] = init.has ? static_cast<T>(op(init.value, acc)) : acc;
+    }
+    store_tile<Full, Items, tile_io::warp_transpose>(out, at.i0, at.warp_first, at.count, at.warp_valid, exchange, x);
+  }
+};
+
+// N values of T in registers where Has, else nothing (T need not be default constructible then).
+template <bool Has, class T, int N>
+struct registers_if {
+  T x[N];
+};
+template <class T, int N>
+struct registers_if<false, T, N> {};
+
+// reduce_by_key: for each run its first key and its total, at the run's
+// index (the heads up to its first item); the input's last item writes the
+// number of runs. A tile's keys go out for the runs that start in it, its
+// totals for those that end in it: both ranges of consecutive indices,
+// gathered in shared memory and written coalesced (one run per item wrote
+// 1.5 ms at 2^26 item by item, 64 bytes apart across a warp), where the keys
+// have slots there (key_heads::exchanged), else item by item.
+template <class KeysOut, class ValuesOut, class CountOut, class Op>
+struct run_totals {
+  KeysOut keys_out;
+  ValuesOut values_out;
+  CountOut runs_out;
+  Op op;
+  __device__ ValuesOut array() const { return values_out; }
+  template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged>
+  __device__ void operator()(const View& heads, const thread_starts& h, const prefixes<headed<C, T>>& p, T (&x)[Items],
+                             const thread_place& at, Exchange& exchange, Staged& staged) const {
+    constexpr bool gathered = View::template gathers_keys<Staged>;
+    const offset_t first_run = p.tile.has ? static_cast<offset_t>(p.tile.value.heads) : 0;
+    __shared__ bool first_is_head, last_ends;  // the tile's first and last items'
+    registers_if<gathered, typename View::key_type, Items> keys;
+    if constexpr (gathered) {
+      heads.template thread_keys<Full>(keys.x, staged);  // before their slots take the gathered ones
+      if (threadIdx.x == 0) first_is_head = h.starts & 1;
+      if (at.count > 0 && at.i0 + at.count == at.base + at.valid) last_ends = h.last_ends;
+      __syncthreads();  // every warp is done with its exchange slots
+    }
+    offset_t runs = p.thread.has ? static_cast<offset_t>(p.thread.value.heads) : 0;
+    T acc = p.thread.value.value;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if (!Full && k >= at.count) break;
+      if ((h.starts >> k) & 1) {
+        if constexpr (gathered) staged.exchange[runs - first_run] = keys.x[k];
+        else keys_out[runs] = heads.key(at.i0 + k);
+        ++runs;
+        acc = x[k];
+      } else {
+        acc = static_cast<T>(op(acc, x[k]));
+      }
+      const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
+      if (ends) {
+        // (Slot s of the totals: run first_run - 1 + s.)
+        if constexpr (gathered) exchange.exchange[runs - first_run] = acc;
+        else values_out[runs - 1] = acc;
+        if (at.i0 + k == heads.n - 1) *runs_out = runs;
+      }
+    }
+    if constexpr (gathered) {
+      __syncthreads();
+      const int started = static_cast<int>(p.aggregate.heads);
+      for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[s];
+      // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
+      const int lo = first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
+      for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) values_out[first_run - 1 + s] = exchange.exchange[s];
+    }
+  }
+};
+
+template <class Tuning>
+inline constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
+
+// Tile tile_of_block() of the n items: the heads of each thread's items,
+// its fold, the block scan, the tile's prefix, the outputs.
+template <class Tuning, class Rule, class Heads, class ValueIt, class Outputs, class C, class T, class Op>
+__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+    kernel(Heads heads, ValueIt values, offset_t n, Outputs outputs, tile_status<headed<C, T>> status, Op op) {
+  using pair = headed<C, T>;
+  constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
+  static_assert(items < 32, "a thread's segment starts are a 32-bit mask");
+  constexpr offset_t tile_size = tile_items<Tuning>;
+  constexpr int warp_items = kWarpThreads * items;
+  __shared__ tile_scan_storage<threads, items, T, tile_io::warp_transpose> exchange;
+  __shared__ block_scan_storage<threads / kWarpThreads, pair> scan;
+  __shared__ uninitialized_array<maybe<pair>, 1> prefix;
+  __shared__ typename Heads::template storage<threads, items> staged;
+
+  const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
+  const offset_t base = tile * tile_size;
+  const int valid = static_cast<int>(min_of(n - base, tile_size));
+  const int p0 = static_cast<int>(threadIdx.x) * items;
+  const offset_t i0 = base + p0;
+  const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
+  // Item i as a pair: what a silent predecessor's recomputation reads, and
+  // the arrays the L2 prefetch asks for.
+  const index_input<headed_items<Heads, ValueIt, C, T>> pairs{{heads, values}, 0};
+  prefetch_tile<Tuning, tile_size>(pairs, n, tile);
+  const decoupled_lookback::silent_tile<threads, items, pair, decltype(pairs), tile_status<pair>, headed_op<Op>>
+      recompute{pairs, status, headed_op<Op>{op}, decoupled_lookback::may_overlap(values, outputs)};
+
+  // Whole tiles (all but the last) drop every bound check.
+  auto scan_tile = [&](auto whole) {
+    constexpr bool full = decltype(whole)::value;
+    const int count = full ? items : clamp_to(valid - p0, 0, items);
+    const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+    const auto view = heads.stage(base, valid, staged);  // block-wide
+    const thread_starts h = view.template starts<full, items>(i0, count, warp_first, warp_valid, staged);
+    const bool vectors = fill_exchange<full, items>(values, warp_first, warp_valid,
+                                                    full ? T{} : static_cast<T>(values[base]), exchange);
+    T x[items];
+    read_blocked(vectors, exchange, x);
+    T acc = x[0];
+#pragma unroll
+    for (int k = 1; k < items; ++k) {
+      if (!full && k >= count) break;
+      acc = (h.starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
+    }
+    const block_scan_result<pair> scanned = block_scan(pair{heads_in<C>(h.starts), acc}, headed_op<Op>{op},
+                                                       full ? threads : (valid + items - 1) / items, scan);
+    // The values wait in the exchange through the look-back, not in registers.
+    const maybe<pair> none{pair{}, false};
+    const maybe<pair> before = decoupled_lookback::block_prefix<Tuning, Rule>(
+        status, tile, scanned.aggregate, [&] { return pairs[base]; }, none, headed_op<Op>{op}, recompute, prefix[0]);
+    const prefixes<pair> p{before, threadIdx.x > 0 ? then(before, scanned.exclusive, headed_op<Op>{op}) : before,
+                           scanned.aggregate};
+    read_blocked(vectors, exchange, x);
+    __syncwarp();  // every lane has its items before the outputs reuse the slots
+    outputs.template operator()<full, items>(view, h, p, x, thread_place{base, valid, i0, count, warp_first, warp_valid},
+                                             exchange, staged);
+  };
+  if (valid == tile_size) scan_tile(std::true_type{});
+  else scan_tile(std::false_type{});
+}
+
+// One scan of the n > 0 items `values`, segmented by `heads`, into `outputs`
+// (a policy above), with the tile shape of Tuning; C counts heads (bool:
+// whether there is one).
+template <class C, class T, class Tuning, class Heads, class ValueIt, class Outputs, class Op>
+void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
+  using pair = headed<C, T>;
+  using rule = decoupled_lookback::group_prefix;
+  const offset_t tiles = (n + tile_items<Tuning> - 1) / tile_items<Tuning>;
+  if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
+  const stream_place at = place_of(stream);
+  const launch_status<pair> status(rule::status_words(tiles), at);
+  launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op>, static_cast<unsigned>(tiles),
+         Tuning::block_threads, "cascade segmented scan kernel", heads, values, n, outputs, status.words(), op);
+}
+
+template <class C, class T, class Heads, class ValueIt, class Outputs, class Op>
+void run(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
+  run_tuned<C, T, masked_scan_tuning<T>>(heads, values, n, outputs, op, stream);
+}
+
+}  // namespace cascade::detail::masked_scan
