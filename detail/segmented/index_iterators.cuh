@@ -24,11 +24,6 @@ struct index_input {
   __device__ value_type operator[](offset_t k) const { return f(first + k); }
   __device__ value_type operator*() const { return f(first); }
   __host__ __device__ index_input operator+(offset_t k) const { return {f, first + k}; }
-  // The values the items read (the engine's in-place test: may_overlap).
-  template <class G = F>
-  __device__ auto array() const -> decltype(std::declval<const G&>().values) {
-    return f.values;
-  }
   // The arrays item k is read from (the engine's L2 prefetch).
   template <class Fn, class G = F>
   __device__ auto each_array(offset_t k, Fn fn) const -> decltype(std::declval<const G&>().each_array(k, fn)) {

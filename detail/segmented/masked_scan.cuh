@@ -164,9 +164,6 @@ struct run_totals {
   }
 };
 
-template <class Tuning>
-inline constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
-
 // Tile tile_of_block() of the n items: the heads of each thread's items,
 // its fold, the block scan, the tile's prefix, the outputs.
 template <class Tuning, class Rule, class Heads, class ValueIt, class Outputs, class C, class T, class Op>
@@ -175,7 +172,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   using pair = headed<C, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
   static_assert(items < 32, "a thread's segment starts are a 32-bit mask");
-  constexpr offset_t tile_size = tile_items<Tuning>;
+  constexpr offset_t tile_size = segmented_tile_items<Tuning>;
   constexpr int warp_items = kWarpThreads * items;
   __shared__ tile_scan_storage<threads, items, T, tile_io::warp_transpose> exchange;
   __shared__ block_scan_storage<threads / kWarpThreads, pair> scan;
@@ -236,7 +233,7 @@ template <class C, class T, class Tuning, class Heads, class ValueIt, class Outp
 void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
   using pair = headed<C, T>;
   using rule = decoupled_lookback::group_prefix;
-  const offset_t tiles = (n + tile_items<Tuning> - 1) / tile_items<Tuning>;
+  const offset_t tiles = (n + segmented_tile_items<Tuning> - 1) / segmented_tile_items<Tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
   const stream_place at = place_of(stream);
   const launch_status<pair> status(rule::status_words(tiles), at);

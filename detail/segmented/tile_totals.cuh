@@ -45,9 +45,6 @@ struct carries {
   Id* closing;  // the segment begun in an earlier tile that ends in this one, else -1
 };
 
-template <class Tuning>
-inline constexpr offset_t tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
-
 // Tile blockIdx.x of the n items. Each thread marks where segments start
 // among its items (a walk over the segment begins, not the items) and folds
 // its items; the fold at a piece's last item goes to ends(p) (shared memory,
@@ -63,7 +60,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   using run = headed<bool, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
   static_assert(items <= 32, "a thread's segment starts are a 32-bit mask");
-  constexpr offset_t tile_size = tile_items<Tuning>;
+  constexpr offset_t tile_size = segmented_tile_items<Tuning>;
   __shared__ segment_begins<Id, tile_size> staged;
   __shared__ block_scan_storage<threads / kWarpThreads, run> scan;
   // The tile's items pass through here on their way in (coalesced loads),
@@ -165,7 +162,7 @@ __global__ void __launch_bounds__(Tuning::span_block_threads)
   if (tile >= tiles) return;  // a whole warp
   const Id j = carry.closing[tile];
   if (j < 0) return;
-  const offset_t from = segs.begin(j) / tile_items<Tuning>;
+  const offset_t from = segs.begin(j) / segmented_tile_items<Tuning>;
   const offset_t pieces = tile - from + 1;
   const offset_t run = (pieces + kWarpThreads - 1) / kWarpThreads;
   const offset_t p = lane_id() * run;
@@ -188,11 +185,11 @@ template <class Segments, class ValueIt, class OutIt, class T, class Op>
 void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cudaStream_t stream) {
   using Id = typename Segments::id_type;
   using tuning = tile_totals_tuning<T>;
-  const offset_t tiles = (n + tile_items<tuning> - 1) / tile_items<tuning>;
+  const offset_t tiles = (n + segmented_tile_items<tuning> - 1) / segmented_tile_items<tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented reduce: the input needs more than 2^31 - 1 tiles");
   // Where no segment can cross a tile's edge (one tile, or fixed sizes that
   // divide the tile), one launch and no carries: no allocation either.
-  const bool spans = tiles > 1 && segs.may_cross(tile_items<tuning>);
+  const bool spans = tiles > 1 && segs.may_cross(segmented_tile_items<tuning>);
   temporary_layout layout;
   const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles), closing_at = layout.add<Id>(tiles);
   const temporary_buffer temp(spans ? layout.bytes() : 0, stream);

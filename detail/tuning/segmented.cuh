@@ -20,6 +20,10 @@ constexpr int segmented_tile_threads(int items) {
   return threads;
 }
 
+// The items of one tile of a segmented engine's tuning.
+template <class Tuning>
+inline constexpr offset_t segmented_tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
+
 template <class T>
 struct tile_totals_tuning {
   // 256 threads x 64 bytes of items each (16 floats, 8 doubles): a 16 KB

@@ -95,9 +95,9 @@ inline constexpr bool computed_iterator_v = computed_iterator<It>::value;
 
 // The one array an iterator reads or writes, where it can say: a pointer, a
 // computed iterator (none), Thrust's transform_iterator over one, or an
-// iterator that names its array (array(): the segmented algorithms' items and
-// outputs, segmented/index_iterators.cuh): what the look-back scan compares to
-// tell whether it runs in place (decoupled_lookback.cuh: may_overlap).
+// iterator or output policy that names its array (array(): the masked scan's
+// outputs, segmented/masked_scan.cuh): what the look-back scans compare to
+// tell whether they run in place (decoupled_lookback.cuh: may_overlap).
 struct array_address {
   const void* p;  // nullptr: no memory
   bool known;
