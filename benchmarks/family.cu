@@ -343,17 +343,19 @@ struct family_limit_runner {
 };
 
 // --tuning: min_element's reduce of 16-byte runs and minmax_element's of
-// aligned pairs under other blocks per SM (which cap their registers) and
-// rows in flight, stream-ordered, against CUB's stream-ordered ArgMin and
-// ArgMinMax (the choices in detail/tuning/reduce.cuh).
-//   {min_element,minmax_element}/tune.m<min blocks>.r<rows>/<type>/<n>
-template <int MinBlocks, int Rows>
+// aligned pairs under other blocks per SM (which cap their registers), rows
+// in flight and most chunks (0: the automatic path's), stream-ordered,
+// against CUB's stream-ordered ArgMin and ArgMinMax (the choices in
+// detail/tuning/reduce.cuh).
+//   {min_element,minmax_element}/tune.m<min blocks>.r<rows>[.c<chunks>]/<type>/<n>
+template <int MinBlocks, int Rows, long long MaxChunks = 0>
 struct element_variant_runner {
   static constexpr memory where = memory::device;
   template <class Base>
   struct tuning : Base {
     static constexpr int min_blocks_per_sm = MinBlocks;
     static constexpr int rows_in_flight = Rows;
+    static constexpr long long max_chunks = MaxChunks > 0 ? MaxChunks : Base::max_chunks;
   };
   using comp = ::cuda::std::less<>;
 
@@ -364,12 +366,13 @@ struct element_variant_runner {
     return [io, position] {
       // The 16-byte runs of the automatic path (n is a power of two: no tail).
       using run_t = cd::run_of<T>;
-      const cd::indexed_transform<cd::from_run<comp, false, T>, true, const run_t*> runs(
+      using candidate_t = cd::candidate<T, std::uint32_t>;  // n < 2^32
+      const cd::indexed_transform<cd::from_run<comp, false, T, std::uint32_t>, true, const run_t*> runs(
           {}, 0, reinterpret_cast<const run_t*>(io.in));
-      cd::candidate<T> none{};
-      none.rank = cd::kRankNone;
+      candidate_t none{};
+      none.index = candidate_t::none;
       const auto out = thrust::make_transform_output_iterator(static_cast<cd::offset_t*>(position->get()),
-                                                              cd::position_of{});
+                                                              cd::position_of<comp, const T*>{io.in});
       cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<run_t>>>(runs, io.n / run_t::size, out, none,
                                                                      cd::select_first<comp, false>{}, io.stream);
     };
@@ -379,12 +382,12 @@ struct element_variant_runner {
     namespace cd = cascade::detail;
     auto positions = std::make_shared<device_buffer>(device_alloc(sizeof(cd::minmax_positions)));
     return [io, positions] {
-      const cd::indexed_transform<cd::from_pair<comp, T>, true, const cd::pair_of<T>*> items(
-          {comp{}}, 0, reinterpret_cast<const cd::pair_of<T>*>(io.in));
+      const cd::indexed_transform<cd::from_pair<comp, T, std::uint32_t>, true, const cd::pair_of<T>*> items(
+          {comp{}}, 0, reinterpret_cast<const cd::pair_of<T>*>(io.in));  // n < 2^32
       const auto out = thrust::make_transform_output_iterator(static_cast<cd::minmax_positions*>(positions->get()),
                                                               cd::resolve_minmax<comp, const T*>{io.in, io.n, {}});
       cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<cd::pair_of<T>>>>(
-          items, io.n / 2, out, cd::empty_minmax<T>(), cd::combine_minmax<comp, true>{}, io.stream);
+          items, io.n / 2, out, cd::empty_minmax<T, std::uint32_t>(), cd::combine_minmax<comp, true>{}, io.stream);
     };
   }
 };
@@ -427,6 +430,9 @@ void register_family(const options& opt) {
           add_case<A, T>(opt, type_name, log2, impl("tune.m6.r4", element_variant_runner<6, 4>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m6.r2", element_variant_runner<6, 2>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m8.r2", element_variant_runner<8, 2>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c512", element_variant_runner<4, 4, 512>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c2048", element_variant_runner<4, 4, 2048>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c8192", element_variant_runner<4, 4, 8192>{}));
         };
         algorithm(min_element_t{});
         algorithm(minmax_element_t{});

@@ -38,29 +38,34 @@ auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T 
 template <bool Max, class Policy, class It, class Comp>
 offset_t select_element_position(const Policy& policy, It first, offset_t n, Comp comp, const char* name) {
   using T = value_t<It>;
-  candidate<T> none{};
-  none.rank = kRankNone;
   const select_first<Comp, Max> op{comp};
   if constexpr (is_host_policy_v<Policy>) {
     const indexed_transform<to_candidate<Comp, T>, false, It> items({}, 0, first);
-    return host_reduce(policy, items, items + n, none, op).index;
+    candidate<T> none{};
+    none.index = candidate<T>::none;
+    return position_of<Comp, It>{first}(host_reduce(policy, items, items + n, none, op));
   } else {
     check_device_accessible(first, name, "the input range");
     using raw_t = unwrapped_t<It>;
     const raw_t x = unwrap(first);
-    if constexpr (std::is_pointer_v<raw_t> && sizeof(T) <= 8 && 16 % sizeof(T) == 0) {
-      // Runs of 16 bytes where the array starts on a 16-byte boundary (else
-      // item by item below).
-      constexpr offset_t run = run_of<T>::size;
-      if (reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && n >= run) {
-        const indexed_transform<from_run<Comp, Max, T>, true, const run_of<T>*> runs(
-            {comp}, 0, reinterpret_cast<const run_of<T>*>(x));
-        return cuda_reduce_resolved(policy, runs, n / run, none, op,
-                                    place_tail<Comp, Max, raw_t>{x, n / run * run, n, comp}, name);
+    return with_index_for(n, [&](auto index) {
+      using index_t = decltype(index);
+      candidate<T, index_t> none{};
+      none.index = candidate<T, index_t>::none;
+      if constexpr (std::is_pointer_v<raw_t> && sizeof(T) <= 8 && 16 % sizeof(T) == 0) {
+        // Runs of 16 bytes where the array starts on a 16-byte boundary (else
+        // item by item below).
+        constexpr offset_t run = run_of<T>::size;
+        if (reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && n >= run) {
+          const indexed_transform<from_run<Comp, Max, T, index_t>, true, const run_of<T>*> runs(
+              {comp}, 0, reinterpret_cast<const run_of<T>*>(x));
+          return cuda_reduce_resolved(policy, runs, n / run, none, op,
+                                      place_tail<Comp, Max, raw_t>{x, n / run * run, n, comp}, name);
+        }
       }
-    }
-    const indexed_transform<to_candidate<Comp, T>, true, raw_t> items({}, 0, x);
-    return cuda_reduce_resolved(policy, items, n, none, op, position_of{}, name);
+      const indexed_transform<to_candidate<Comp, T, index_t>, true, raw_t> items({}, 0, x);
+      return cuda_reduce_resolved(policy, items, n, none, op, position_of<Comp, raw_t>{x}, name);
+    });
   }
 }
 
@@ -80,15 +85,18 @@ minmax_positions cuda_minmax_positions(const Policy& policy, Raw x, offset_t n, 
   const offset_t pairs = n / 2;  // whole pairs; an odd n's last item is placed by resolve_minmax
   const combine_minmax<Comp, Unordered> op{comp};
   const resolve_minmax<Comp, Raw> resolve{x, n, comp};
-  if constexpr (std::is_pointer_v<Raw> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
-    if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
-      const indexed_transform<from_pair<Comp, T>, true, const pair_of<T>*> items(
-          {comp}, 0, reinterpret_cast<const pair_of<T>*>(x));
-      return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
+  return with_index_for(n, [&](auto index) {
+    using index_t = decltype(index);
+    if constexpr (std::is_pointer_v<Raw> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
+      if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
+        const indexed_transform<from_pair<Comp, T, index_t>, true, const pair_of<T>*> items(
+            {comp}, 0, reinterpret_cast<const pair_of<T>*>(x));
+        return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T, index_t>(), op, resolve, name);
+      }
     }
-  }
-  const indexed_transform<to_minmax_pair<Comp, Raw>, false> items({x, comp}, 0);
-  return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T>(), op, resolve, name);
+    const indexed_transform<to_minmax_pair<Comp, Raw, index_t>, false> items({x, comp}, 0);
+    return cuda_reduce_resolved(policy, items, pairs, empty_minmax<T, index_t>(), op, resolve, name);
+  });
 }
 
 // libstdc++'s minmax_element: pairs reduced, the lone last item placed at the

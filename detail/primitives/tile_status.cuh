@@ -15,8 +15,8 @@
 // instead, so that their launches all use one epoch and take identical
 // arguments (see util/workspace.cuh).
 //
-// Values of at most 8 bytes travel in one word with their tag (8 bytes for
-// values up to 4, 16 for values up to 8), written and read by single
+// Values of at most 12 bytes travel in one word with their tag (8 bytes for
+// values up to 4, 16 for values up to 12), written and read by single
 // relaxed accesses, so a reader sees value and tag together. Larger values
 // sit in a region of their own beside a 32-bit tag: written, then released;
 // read after an acquire, from L2 (neighbouring tiles share cache lines, so L1
@@ -27,6 +27,9 @@
 #include <cuda/atomic>
 #include <cuda/std/cstdint>
 #include <cuda/std/cstring>
+#include <cuda/std/type_traits>
+
+#include <cstddef>
 
 namespace cascade::detail {
 
@@ -51,21 +54,28 @@ __device__ __forceinline__ tile_state state_in(unsigned tag, epoch_word epoch) {
 enum class status_layout : int { packed8 = 0, packed16 = 1, split = 2 };
 inline constexpr int kStatusLayouts = 3;
 
+// The bytes of a value that a status word carries: all of them, unless the
+// type has tail padding and says so (min_element's candidates: an 8-byte
+// value and a 4-byte position publish 12 bytes, in one word).
 template <class AccT>
-inline constexpr status_layout status_layout_for =
-    sizeof(AccT) <= 4 ? status_layout::packed8 : sizeof(AccT) <= 8 ? status_layout::packed16 : status_layout::split;
+struct status_payload : ::cuda::std::integral_constant<std::size_t, sizeof(AccT)> {};
+template <class AccT>
+inline constexpr std::size_t status_payload_v = status_payload<AccT>::value;
 
-// One word: the value's bits and the tag (in the word's last 4 bytes).
-__device__ __forceinline__ unsigned long long make_word(unsigned tag, unsigned long long bits, unsigned long long) {
-  return (static_cast<unsigned long long>(tag) << 32) | bits;
+template <class AccT>
+inline constexpr status_layout status_layout_for = status_payload_v<AccT> <= 4    ? status_layout::packed8
+                                                   : status_payload_v<AccT> <= 12 ? status_layout::packed16
+                                                                                   : status_layout::split;
+
+// One word: the value's bytes first, the tag in the word's last 4 bytes.
+__device__ __forceinline__ void set_tag(unsigned long long& w, unsigned tag) {
+  w = (w & 0xffffffffull) | (static_cast<unsigned long long>(tag) << 32);
 }
-__device__ __forceinline__ ulonglong2 make_word(unsigned tag, unsigned long long bits, ulonglong2) {
-  return {bits, static_cast<unsigned long long>(tag) << 32};
+__device__ __forceinline__ void set_tag(ulonglong2& w, unsigned tag) {
+  w.y = (w.y & 0xffffffffull) | (static_cast<unsigned long long>(tag) << 32);
 }
 __device__ __forceinline__ unsigned tag_of(unsigned long long w) { return static_cast<unsigned>(w >> 32); }
 __device__ __forceinline__ unsigned tag_of(ulonglong2 w) { return static_cast<unsigned>(w.y >> 32); }
-__device__ __forceinline__ unsigned long long bits_of(unsigned long long w) { return w & 0xffffffffull; }
-__device__ __forceinline__ unsigned long long bits_of(ulonglong2 w) { return w.x; }
 
 __device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long w) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
@@ -87,8 +97,8 @@ __device__ __forceinline__ ulonglong2 load_relaxed(const ulonglong2* p) {
 template <class AccT, status_layout Layout = status_layout_for<AccT>>
 struct tile_status {
   using word_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned long long, ulonglong2>;
-  using bits_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned, unsigned long long>;
-  static_assert(sizeof(AccT) <= sizeof(bits_t));
+  static constexpr std::size_t payload = status_payload_v<AccT>;
+  static_assert(payload + 4 <= sizeof(word_t));
 
   word_t* words;
   epoch_word epoch;
@@ -102,16 +112,16 @@ struct tile_status {
   __host__ __device__ tile_status after(offset_t count) const { return {words + count, epoch}; }
 
   __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
-    bits_t bits = 0;
-    ::cuda::std::memcpy(&bits, &value, sizeof(AccT));
-    store_relaxed(words + tile, make_word(status_tag(epoch, state), bits, word_t{}));
+    word_t w{};
+    ::cuda::std::memcpy(&w, &value, payload);
+    set_tag(w, status_tag(epoch, state));
+    store_relaxed(words + tile, w);
   }
 
   // The tile's state now, and its value if it has published one.
   __device__ tile_state peek(offset_t tile, AccT& value) const {
     const word_t w = load_relaxed(words + tile);
-    const bits_t bits = static_cast<bits_t>(bits_of(w));
-    ::cuda::std::memcpy(&value, &bits, sizeof(AccT));
+    ::cuda::std::memcpy(&value, &w, payload);
     return state_in(tag_of(w), epoch);
   }
 

@@ -79,32 +79,56 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr long long min_chunk_bytes = 0;  // always up to max_chunks: nothing is read
 };
 
-// min_element / max_element reduce candidates (position, value, rank) with
+// min_element / max_element reduce candidates (value, 32-bit position) with
 // the plain reduce's shape, measured against the others: H200, against CUB's
-// ArgMin in one run (stream-ordered, int32 / double, 2^24..2^28), over
-// 16-byte runs (h200-element-tuning-runs.json): 4 blocks per SM and 4 rows
-// in flight 0.90-1.11 / 1.07-1.46; 2 x 8 0.89-1.12 / 1.13-1.60; 4 x 2
-// 0.95-1.17 / 1.08-1.50; 6 x 2, 6 x 4 and 8 x 2 0.95-1.25 / 1.35-2.50. Item by
-// item (before the runs, h200-element-tuning.json) likewise: 4 x 4 0.92-1.11
-// / 1.09-1.45, 6-8 blocks (40 or 32 registers) 1.15-1.39 / 1.34-2.39.
-
-// minmax_element: the accumulator is a 32- or 40-byte state (two positions,
-// two values, rank and flags) made from each pair as it is loaded. H200,
-// against CUB's ArgMinMax in one run (stream-ordered, int32 / double,
-// 2^24..2^28): 4 blocks per SM (64 registers, ptxas spills 60-160 bytes)
-// 0.89-1.40 / 1.25-1.91; 2 blocks (95 registers, no spills) 1.00-1.60 /
-// 1.33-1.97; 4 x 2 rows 0.93-1.46 / 1.30-2.00; 6-8 blocks 1.13-3.55. So the
-// plain reduce's shape, with vectors of pairs.
+// ArgMin in one run (stream-ordered, int32 / double, 2^22..2^28), over
+// 16-byte runs (h200-element-tuning-lean.json): 4 blocks per SM and 4 rows
+// in flight 0.63-1.00 / 0.82-1.13; 2 x 8 0.68-1.01 / 0.88-1.18; 4 x 2
+// 0.63-1.02 / 0.82-1.20; 6 x 2, 6 x 4 and 8 x 2 0.60-1.18 / 0.82-1.34, all
+// at up to 8192 chunks. (With 64-bit positions and a rank,
+// h200-element-tuning-runs.json, the same order.)
 //
+// Their chunk count: the finishing block reads every chunk's candidate, 2048
+// (4-byte values) or 1024 (8-byte) per pass of the parked finish.
+// H200, the host-returning call against CUB's ArgMin + copy home, in one run
+// (8192 / 2048 / 512 chunks at most): int32 2^26 0.90 / 0.88 / 0.90, 2^28
+// 0.98 / 0.97-0.98 / 1.03-1.04; double 2^26 1.09-1.10 / 0.93-0.94 / 1.04-1.05,
+// 2^28 1.01-1.02 / 1.02-1.03 / 1.01-1.02.
+template <class T>
+struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
+  static constexpr int vector_items = 1;  // a run is one 16-byte load
+  static constexpr long long max_chunks = 2048;
+};
+
+// minmax_element: the accumulator is a 20- or 40-byte state (the min and max
+// candidates and flags) made from each pair as it is loaded. H200, against
+// CUB's ArgMinMax in one run (stream-ordered, int32 / double, 2^22..2^28,
+// h200-element-tuning-lean.json): 4 blocks per SM 0.76-1.15 / 0.84-1.90;
+// 2 x 8 rows 0.81-1.18 / 0.80-1.88; 4 x 2 0.79-1.19 / 0.84-2.04; 6-8 blocks
+// 0.73-1.33 / 1.33-4.49 (up to 8192 chunks). So the plain reduce's shape,
+// with vectors of pairs.
+//
+// The chunk count decides the rest: the states travel through the split
+// status words (tag, then the value from L2), and the parked finish reads
+// only 768 (20 bytes) or 256 (40 bytes) a pass. H200, the host-returning call
+// against CUB's ArgMinMax + copy home, in one run (8192 / 2048 / 512 chunks
+// at most): int32 2^26 1.06 / 0.91 / 0.92, 2^28 1.10 / 0.97-0.98 / 1.01-1.03;
+// double 2^26 1.79-1.82 / 1.07-1.10 / 1.03-1.06, 2^28 1.29 / 1.04-1.09 /
+// 1.02-1.04.
+template <class T>
+inline constexpr long long minmax_max_chunks = sizeof(T) <= 4 ? 2048 : 512;
+
 // Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
 template <class T>
 struct single_pass_reduce_tuning<pair_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = vector_items_v<pair_of<T>>;
+  static constexpr long long max_chunks = minmax_max_chunks<T>;
 };
 // Read item by item (an input whose pairs are not aligned, or an iterator).
-template <class T>
-struct single_pass_reduce_tuning<minmax_state<T>> : single_pass_reduce_tuning<T> {
+template <class T, class Index>
+struct single_pass_reduce_tuning<minmax_state<T, Index>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;
+  static constexpr long long max_chunks = minmax_max_chunks<T>;
 };
 
 }  // namespace cascade::detail

@@ -1,6 +1,6 @@
 #pragma once
 // min_element, max_element and minmax_element as order-preserving reduces:
-// the items are candidates (position, value, rank) and the operators select
+// the items are candidates (value and position) and the operators select
 // among them exactly as the standard library's left-to-right loops would.
 //
 // With a strict weak order, "keep the earlier unless the later is strictly
@@ -8,9 +8,10 @@
 // under < or > (comparing false with everything) breaks that: std's
 // min_element keeps a NaN found at position 0 (nothing compares less) and
 // never picks one found later, so (1, NaN, 0) gives 0, while a tree that
-// first selects within (NaN, 0) keeps the NaN and then the 1. The rank makes
-// that explicit, a total order again: NaN at position 0 < ordinary values
-// (by comp, then position) < NaNs elsewhere < nothing (the reduce's init).
+// first selects within (NaN, 0) keeps the NaN and then the 1. So NaNs are
+// left out of the selection (a total order again: values by comp, then
+// position), and a NaN at position 0 is placed when the answer is read
+// (position_of): it is the answer whatever follows.
 // The library knows a NaN only for the comparators it recognises (less and
 // greater, on floating-point values); any other comparator must be a strict
 // weak order, as std requires.
@@ -28,6 +29,7 @@
 // lone item is placed after the reduce (resolve_minmax).
 
 #include <cascade/functional.cuh>
+#include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
 #include <cuda/std/functional>
@@ -60,54 +62,78 @@ __host__ __device__ bool is_nan_under(const T& x) {
   return false;
 }
 
-// rank: 0 NaN at position 0, 1 ordinary, 2 NaN elsewhere, 3 none.
-template <class T>
+// min_element's and max_element's candidates: a value and its position.
+// Index is 32-bit where every position fits (fewer registers in the reduce,
+// and a candidate of up to 12 bytes travels in one status word), else 64.
+// The reduce's init is `none`, which any candidate replaces. A NaN under
+// less or greater enters as none too (std's loop never picks one after
+// position 0), and a NaN at position 0, which std's loop keeps (nothing
+// compares less), is placed by the answer's resolver (position_of,
+// place_tail): no NaN test in the selection.
+template <class T, class Index = std::uint64_t>
 struct candidate {
-  offset_t index;
   T value;
-  int rank;
+  Index index;
+  static constexpr Index none = ~Index(0);  // never a position: n <= ~Index(0)
 };
-inline constexpr int kRankNone = 3;
 
-template <class Comp, class T>
-__host__ __device__ candidate<T> make_candidate(offset_t i, const T& x) {
-  return {i, x, is_nan_under<Comp>(x) ? (i == 0 ? 0 : 2) : 1};
+// Its tail padding stays out of the status words (a double and a 32-bit
+// position publish 12 bytes, in one word with the tag).
+template <class T, class Index>
+struct status_payload<candidate<T, Index>>
+    : ::cuda::std::integral_constant<std::size_t, (sizeof(T) + alignof(Index) - 1) / alignof(Index) * alignof(Index) +
+                                                      sizeof(Index)> {};
+
+// The position type for n items: 32 bits where they fit.
+template <class F>
+decltype(auto) with_index_for(offset_t n, F&& f) {
+  if (n <= offset_t(~std::uint32_t(0))) return f(std::uint32_t{});
+  return f(std::uint64_t{});
 }
 
-// The candidate b replaces a when it ranks better, or ranks alike as an
-// ordinary value and is strictly better by comp (smaller, comp(b, a), for a
-// min; larger, comp(a, b), for a max), or is equivalent and earlier. With the
-// position as the last key this is a total order: any tree and any order of
-// the candidates select std's, so the operator commutes and the reduce lets
-// each lane fold its own share of every row (one warp reduction per batch
-// instead of one per row).
+// The candidate b replaces a when a is none, or b is not none and b is
+// strictly better by comp (smaller, comp(b, a), for a min; larger, comp(a,
+// b), for a max), or equivalent and earlier. With the position as the last key this is a
+// total order: any tree and any order of the candidates select std's, so
+// the operator commutes and the reduce lets each lane fold its own share of
+// every row (one warp reduction per batch instead of one per row).
 //
-// Written as one boolean and one select, without branches: as if-returns,
-// nvcc made three branches of every item's selection (sm_90 SASS), and the
+// Written as booleans and one select, without branches: as if-returns, nvcc
+// made three branches of every item's selection (sm_90 SASS), and the
 // kernel issued 1.6x CUB's instructions per item (H200, int32 2^28: 70% of
 // the DRAM bandwidth, against CUB's ArgMin at 92%; Nsight Compute).
 #pragma nv_exec_check_disable
-template <bool Max, class Comp, class T>
-__host__ __device__ candidate<T> select(const candidate<T>& a, const candidate<T>& b, const Comp& comp) {
-  const bool ordinary = a.rank == 1;
-  const bool b_better = ordinary & bool(Max ? comp(a.value, b.value) : comp(b.value, a.value));
-  const bool a_better = ordinary & bool(Max ? comp(b.value, a.value) : comp(a.value, b.value));
-  const bool take_b = a.rank != b.rank ? b.rank < a.rank : b_better | (!a_better & (b.index < a.index));
+template <bool Max, class Comp, class T, class Index>
+__host__ __device__ candidate<T, Index> select(const candidate<T, Index>& a, const candidate<T, Index>& b,
+                                               const Comp& comp) {
+  using c = candidate<T, Index>;
+  const bool b_better = bool(Max ? comp(a.value, b.value) : comp(b.value, a.value));
+  const bool a_better = bool(Max ? comp(b.value, a.value) : comp(a.value, b.value));
+  const bool take_b = (a.index == c::none) | ((b.index != c::none) & (b_better | (!a_better & (b.index < a.index))));
   return take_b ? b : a;
 }
 
+// Item i as a candidate: none where it is a NaN under less or greater.
+template <class Comp, class T, class Index>
+__host__ __device__ candidate<T, Index> make_candidate(offset_t i, const T& x) {
+  return {x, is_nan_under<Comp>(x) ? candidate<T, Index>::none : static_cast<Index>(i)};
+}
+
 // x -> candidate, for the element reduces.
-template <class Comp, class T>
+template <class Comp, class T, class Index = std::uint64_t>
 struct to_candidate {
-  __host__ __device__ candidate<T> operator()(offset_t i, const T& x) const { return make_candidate<Comp>(i, x); }
+  __host__ __device__ candidate<T, Index> operator()(offset_t i, const T& x) const {
+    return make_candidate<Comp, T, Index>(i, x);
+  }
 };
 
 // min_element: the first smallest. max_element: the first largest.
 template <class Comp, bool Max>
 struct select_first {
   Comp comp;
-  template <class T>
-  __host__ __device__ candidate<T> operator()(const candidate<T>& a, const candidate<T>& b) const {
+  template <class T, class Index>
+  __host__ __device__ candidate<T, Index> operator()(const candidate<T, Index>& a,
+                                                     const candidate<T, Index>& b) const {
     return select<Max>(a, b, comp);
   }
 };
@@ -123,14 +149,13 @@ struct alignas(16) run_of {
 
 // Run k's candidate: its first best item, as std's loop over the run (a later
 // item replaces the best only when strictly better), where a NaN under less
-// or greater gives way to any ordinary value; a NaN at position 0 is kept
-// (rank 0), as make_candidate ranks it. Per item one comparison and two
+// or greater gives way to any other value (none if all are NaN). Per item one comparison and two
 // selects instead of a whole candidate's selection (docs/performance.md).
-template <class Comp, bool Max, class T>
+template <class Comp, bool Max, class T, class Index = std::uint64_t>
 struct from_run {
   Comp comp;
 #pragma nv_exec_check_disable
-  __host__ __device__ candidate<T> operator()(offset_t k, const run_of<T>& r) const {
+  __host__ __device__ candidate<T, Index> operator()(offset_t k, const run_of<T>& r) const {
     T best = r.v[0];
     int at = 0;
 #ifdef __CUDA_ARCH__
@@ -143,9 +168,22 @@ struct from_run {
       best = take ? x : best;
       at = take ? j : at;
     }
-    const offset_t first = k * run_of<T>::size;
-    if (first == 0 && is_nan_under<Comp>(r.v[0])) return make_candidate<Comp>(0, r.v[0]);
-    return make_candidate<Comp>(first + at, best);
+    return make_candidate<Comp, T, Index>(k * run_of<T>::size + at, best);
+  }
+};
+
+// The answer of a reduce of candidates, as a position: x[0] when it is a NaN
+// under less or greater (std's loop keeps it), else the candidate's.
+template <class Comp, class It>
+struct position_of {
+  It x;
+#pragma nv_exec_check_disable
+  template <class Index>
+  __host__ __device__ offset_t operator()(const candidate<value_t<It>, Index>& c) const {
+    if constexpr (nan_aware_v<Comp, value_t<It>>) {
+      if (is_nan_under<Comp>(value_t<It>(x[0]))) return 0;
+    }
+    return static_cast<offset_t>(c.index);
   }
 };
 
@@ -158,67 +196,57 @@ struct place_tail {
   offset_t n;
   Comp comp;
 #pragma nv_exec_check_disable
-  __host__ __device__ offset_t operator()(candidate<value_t<It>> c) const {
-    for (offset_t i = from; i < n; ++i) c = select<Max>(c, make_candidate<Comp>(i, value_t<It>(x[i])), comp);
-    return c.index;
+  template <class Index>
+  __host__ __device__ offset_t operator()(candidate<value_t<It>, Index> c) const {
+    for (offset_t i = from; i < n; ++i) c = select<Max>(c, make_candidate<Comp, value_t<It>, Index>(i, x[i]), comp);
+    return position_of<Comp, It>{x}(c);
   }
 };
 
-// The position a candidate holds: what min_element / max_element return.
-struct position_of {
-  template <class T>
-  __host__ __device__ offset_t operator()(const candidate<T>& c) const { return c.index; }
-};
-
-// minmax_element's state over a run of pairs: the min candidate (position,
-// value, rank), the max candidate, and flags: what the max holds (nothing, a
-// value, or a NaN candidate, which the next candidate replaces) and whether
-// the run holds a NaN candidate (then what precedes it no longer matters).
-// Flat and without padding for 4- and 8-byte values: it is the reduce's
-// accumulator, kept in registers by the row.
+// minmax_element's state over a run of pairs: the min candidate, the max
+// candidate, and flags: what the max holds (nothing, a value, or a NaN
+// candidate, which the next candidate replaces) and whether the run holds a
+// NaN candidate (then what precedes it no longer matters). The min is
+// selected as min_element's (NaNs last, a NaN at position 0 placed by
+// resolve_minmax). It is the reduce's accumulator, kept in registers by the
+// row: 32-bit positions where they fit (20 bytes for 4-byte values).
 enum minmax_flags : int { max_none = 0, max_value = 1, max_nan = 2, max_kinds = 3, max_reset = 4 };
-template <class T>
+template <class T, class Index = std::uint64_t>
 struct minmax_state {
-  offset_t min_index;
-  offset_t max_index;
-  T min;
-  T max;
-  int min_rank;
+  candidate<T, Index> min;
+  candidate<T, Index> max;
   int flags;
 };
 
-template <class T>
-__host__ __device__ minmax_state<T> empty_minmax() {
-  minmax_state<T> s{};
-  s.min_rank = kRankNone;
+template <class T, class Index = std::uint64_t>
+__host__ __device__ minmax_state<T, Index> empty_minmax() {
+  minmax_state<T, Index> s{};
+  s.min.index = candidate<T, Index>::none;
   s.flags = max_none;
   return s;
 }
 
 // The pair (a, b) = (x[2k], x[2k+1]), as libstdc++ splits it.
 #pragma nv_exec_check_disable
-template <class Comp, class T>
-__host__ __device__ minmax_state<T> summarize_pair(offset_t k, const T& a, const T& b, const Comp& comp) {
-  const offset_t i = 2 * k;
+template <class Index, class Comp, class T>
+__host__ __device__ minmax_state<T, Index> summarize_pair(offset_t k, const T& a, const T& b, const Comp& comp) {
+  const Index i = static_cast<Index>(2 * k);
   const bool b_less = comp(b, a);
-  minmax_state<T> s;
-  s.min_index = b_less ? i + 1 : i;
-  s.min = b_less ? b : a;
-  s.min_rank = make_candidate<Comp>(s.min_index, s.min).rank;
-  s.max_index = b_less ? i : i + 1;
-  s.max = b_less ? a : b;
-  s.flags = is_nan_under<Comp>(s.max) ? (max_nan | max_reset) : max_value;
+  minmax_state<T, Index> s;
+  s.min = make_candidate<Comp, T, Index>(b_less ? i + 1 : i, b_less ? b : a);
+  s.max = {b_less ? a : b, b_less ? i : i + 1};
+  s.flags = is_nan_under<Comp>(s.max.value) ? (max_nan | max_reset) : max_value;
   return s;
 }
 
 // Pair k of any iterator, read item by item.
-template <class Comp, class It>
+template <class Comp, class It, class Index = std::uint64_t>
 struct to_minmax_pair {
   It x;
   Comp comp;
 #pragma nv_exec_check_disable
-  __host__ __device__ minmax_state<value_t<It>> operator()(offset_t k) const {
-    return summarize_pair(k, x[2 * k], x[2 * k + 1], comp);
+  __host__ __device__ minmax_state<value_t<It>, Index> operator()(offset_t k) const {
+    return summarize_pair<Index>(k, x[2 * k], x[2 * k + 1], comp);
   }
 };
 
@@ -228,11 +256,11 @@ template <class T>
 struct alignas(2 * sizeof(T)) pair_of {
   T a, b;
 };
-template <class Comp, class T>
+template <class Comp, class T, class Index = std::uint64_t>
 struct from_pair {
   Comp comp;
-  __host__ __device__ minmax_state<T> operator()(offset_t k, const pair_of<T>& p) const {
-    return summarize_pair(k, p.a, p.b, comp);
+  __host__ __device__ minmax_state<T, Index> operator()(offset_t k, const pair_of<T>& p) const {
+    return summarize_pair<Index>(k, p.a, p.b, comp);
   }
 };
 
@@ -254,36 +282,25 @@ template <class Comp, bool Unordered = false>
 struct combine_minmax {
   Comp comp;
 #pragma nv_exec_check_disable
-  template <class T>
-  __host__ __device__ minmax_state<T> operator()(const minmax_state<T>& a, const minmax_state<T>& b) const {
-    // Booleans and selects, no branches (see select above).
-    const bool ordinary = a.min_rank == 1;
-    const bool b_smaller = ordinary & bool(comp(b.min, a.min));
-    bool b_min;
-    if constexpr (Unordered) {
-      const bool a_smaller = ordinary & bool(comp(a.min, b.min));
-      b_min = a.min_rank != b.min_rank ? b.min_rank < a.min_rank
-                                       : b_smaller | (!a_smaller & (b.min_index < a.min_index));
-    } else {
-      b_min = a.min_rank != b.min_rank ? b.min_rank < a.min_rank : b_smaller;
-    }
+  template <class T, class Index>
+  __host__ __device__ minmax_state<T, Index> operator()(const minmax_state<T, Index>& a,
+                                                        const minmax_state<T, Index>& b) const {
+    // Booleans and selects, no branches (see select above). The min: ties
+    // go to the earlier position, which is a's when a precedes b.
+    const bool a_value = (a.flags & max_kinds) == max_value;
     const int a_kind = a.flags & max_kinds, b_kind = b.flags & max_kinds;
-    const bool a_value = a_kind == max_value;
     bool b_max;
     if constexpr (Unordered) {
       // Only values compete; NaN candidates left the flag behind.
-      const bool b_larger = a_value & bool(comp(a.max, b.max));
-      const bool a_larger = a_value & bool(comp(b.max, a.max));
-      b_max = (b_kind == max_value) & (!a_value | b_larger | (!a_larger & (b.max_index > a.max_index)));
+      const bool b_larger = a_value & bool(comp(a.max.value, b.max.value));
+      const bool a_larger = a_value & bool(comp(b.max.value, a.max.value));
+      b_max = (b_kind == max_value) & (!a_value | b_larger | (!a_larger & (b.max.index > a.max.index)));
     } else {
-      const bool b_below = a_value & bool(comp(b.max, a.max));
+      const bool b_below = a_value & bool(comp(b.max.value, a.max.value));
       b_max = bool(b.flags & max_reset) | ((b_kind != max_none) & !b_below);
     }
-    minmax_state<T> r;
-    r.min_index = b_min ? b.min_index : a.min_index;
-    r.min = b_min ? b.min : a.min;
-    r.min_rank = b_min ? b.min_rank : a.min_rank;
-    r.max_index = b_max ? b.max_index : a.max_index;
+    minmax_state<T, Index> r;
+    r.min = select<false>(a.min, b.min, comp);
     r.max = b_max ? b.max : a.max;
     r.flags = (b_max ? b_kind : a_kind) | ((a.flags | b.flags) & max_reset);
     return r;
@@ -304,12 +321,23 @@ struct resolve_minmax {
   offset_t n;
   Comp comp;
 #pragma nv_exec_check_disable
-  __host__ __device__ minmax_positions operator()(const minmax_state<value_t<It>>& s) const {
-    minmax_positions p{s.min_index, s.max_index, (s.flags & max_reset) != 0};
+  template <class Index>
+  __host__ __device__ minmax_positions operator()(const minmax_state<value_t<It>, Index>& s) const {
+    using T = value_t<It>;
+    minmax_positions p{static_cast<offset_t>(s.min.index), static_cast<offset_t>(s.max.index),
+                       (s.flags & max_reset) != 0};
+    T min = s.min.value;
+    if constexpr (nan_aware_v<Comp, T>) {
+      const T first = x[0];
+      if (is_nan_under<Comp>(first)) {  // std keeps a NaN at position 0 as the min
+        p.min = 0;
+        min = first;
+      }
+    }
     if (n % 2 == 1) {
-      const value_t<It> lone = x[n - 1];
-      if (comp(lone, s.min)) p.min = n - 1;
-      else if (!comp(lone, s.max)) p.max = n - 1;
+      const T lone = x[n - 1];
+      if (comp(lone, min)) p.min = n - 1;
+      else if (!comp(lone, s.max.value)) p.max = n - 1;
     }
     return p;
   }

@@ -496,9 +496,10 @@ TEST_F(Family, EmptyRangesErrorsAndHostMemory) {
 // ---------------------------------------------------------------------------
 struct planted {
   std::int64_t n;
+  std::int64_t min_at;
   __host__ __device__ std::int32_t operator()(std::int64_t i) const {
-    if (i == (std::int64_t(1) << 31) + 17 || i == (std::int64_t(1) << 31) + 22) return -1;  // the smallest, tied
-    if (i == 5 || i == n - 3) return 2000000;                                               // the largest, tied
+    if (i == min_at || i == min_at + 5) return -1;  // the smallest, tied
+    if (i == 5 || i == n - 3) return 2000000;       // the largest, tied
     return wobble{}(i);
   }
 };
@@ -518,13 +519,19 @@ struct widen_product_at {
 };
 
 TEST_F(Family, BeyondTwoToThe31Elements) {
+  // Past 2^31 (32-bit positions) and past 2^32 (64-bit positions).
+  for (const int log2 : {31, 32}) {
+    const std::int64_t n = (std::int64_t(1) << log2) + 4099;
+    const std::int64_t min_at = (std::int64_t(1) << log2) + 17;
+    const auto items = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), planted{n, min_at});
+    EXPECT_EQ(cascade::min_element(cascade::cuda, items, items + n) - items, min_at) << log2;
+    EXPECT_EQ(cascade::max_element(cascade::cuda, items, items + n) - items, 5) << log2;
+    const auto mm = cascade::minmax_element(cascade::cuda, items, items + n);
+    EXPECT_EQ(mm.first - items, min_at) << log2;
+    EXPECT_EQ(mm.second - items, n - 3) << log2;
+  }
+
   const std::int64_t n = (std::int64_t(1) << 31) + 4099;
-  const auto values = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), planted{n});
-  EXPECT_EQ(cascade::min_element(cascade::cuda, values, values + n) - values, (std::int64_t(1) << 31) + 17);
-  EXPECT_EQ(cascade::max_element(cascade::cuda, values, values + n) - values, 5);
-  const auto mm = cascade::minmax_element(cascade::cuda, values, values + n);
-  EXPECT_EQ(mm.first - values, (std::int64_t(1) << 31) + 17);
-  EXPECT_EQ(mm.second - values, n - 3);
 
   thrust::counting_iterator<std::int64_t> count(0);
   thrust::constant_iterator<std::int64_t> one(1);

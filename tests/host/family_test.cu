@@ -216,10 +216,18 @@ TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
     const auto v = tied_input<double>(n, rng(), int(rng() % 50));
     std::vector<candidate<double>> c(n);
     for (std::int64_t i = 0; i < n; ++i) c[i] = to_candidate<comp_t, double>{}(i, v[i]);
-    const auto lo = fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng);
-    const auto hi = fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng);
-    ASSERT_EQ(lo.index, std::min_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
-    ASSERT_EQ(hi.index, std::max_element(v.begin(), v.end()) - v.begin()) << "trial " << trial;
+    // The answer is read through position_of (a NaN at position 0 is placed
+    // there); the reduce's init, none, may join on either side.
+    const position_of<comp_t, const double*> position{v.data()};
+    candidate<double> none{};
+    none.index = candidate<double>::none;
+    auto with_none = [&](auto op, candidate<double> x) { return rng() % 2 ? op(none, x) : rng() % 2 ? op(x, none) : x; };
+    const auto lo = with_none(select_first<comp_t, false>{}, fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng));
+    const auto hi = with_none(select_first<comp_t, true>{}, fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng));
+    const std::int64_t want_lo = std::min_element(v.begin(), v.end()) - v.begin();
+    const std::int64_t want_hi = std::max_element(v.begin(), v.end()) - v.begin();
+    ASSERT_EQ(position(lo), want_lo) << "trial " << trial;
+    ASSERT_EQ(position(hi), want_hi) << "trial " << trial;
 
     const to_minmax_pair<comp_t, const double*> pair{v.data(), {}};
     std::vector<minmax_state<double>> s(n / 2);
@@ -235,8 +243,8 @@ TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
     // any tree. The selections give std's answer; the unordered minmax gives
     // it unless it flags a NaN max candidate (then the ordered one runs).
     std::shuffle(c.begin(), c.end(), rng);
-    ASSERT_EQ(fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng).index, lo.index) << "trial " << trial;
-    ASSERT_EQ(fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng).index, hi.index) << "trial " << trial;
+    ASSERT_EQ(position(fold_random_tree(c, 0, c.size(), select_first<comp_t, false>{}, rng)), want_lo) << "trial " << trial;
+    ASSERT_EQ(position(fold_random_tree(c, 0, c.size(), select_first<comp_t, true>{}, rng)), want_hi) << "trial " << trial;
     std::shuffle(s.begin(), s.end(), rng);
     auto unordered = fold_random_tree(s, 0, s.size(), combine_minmax<comp_t, true>{}, rng);
     if (rng() % 2) unordered = combine_minmax<comp_t, true>{}(unordered, empty_minmax<double>());
@@ -249,18 +257,18 @@ TEST(ElementOperators, AnyTreeGivesStdsAnswer) {
     // items after the last whole run placed at the end.
     const std::int64_t runs = n / 2;
     const auto* as_runs = reinterpret_cast<const run_of<double>*>(v.data());  // vector storage: 16-byte aligned
-    std::vector<candidate<double>> lo_runs(runs), hi_runs(runs);
+    std::vector<candidate<double, std::uint32_t>> lo_runs(runs), hi_runs(runs);  // the GPU's 32-bit positions
     for (std::int64_t k = 0; k < runs; ++k) {
-      lo_runs[k] = from_run<comp_t, false, double>{}(k, as_runs[k]);
-      hi_runs[k] = from_run<comp_t, true, double>{}(k, as_runs[k]);
+      lo_runs[k] = from_run<comp_t, false, double, std::uint32_t>{}(k, as_runs[k]);
+      hi_runs[k] = from_run<comp_t, true, double, std::uint32_t>{}(k, as_runs[k]);
     }
     std::shuffle(lo_runs.begin(), lo_runs.end(), rng);
     std::shuffle(hi_runs.begin(), hi_runs.end(), rng);
     const place_tail<comp_t, false, const double*> lo_tail{v.data(), 2 * runs, n, {}};
     const place_tail<comp_t, true, const double*> hi_tail{v.data(), 2 * runs, n, {}};
-    ASSERT_EQ(lo_tail(fold_random_tree(lo_runs, 0, runs, select_first<comp_t, false>{}, rng)), lo.index)
+    ASSERT_EQ(lo_tail(fold_random_tree(lo_runs, 0, runs, select_first<comp_t, false>{}, rng)), want_lo)
         << "trial " << trial;
-    ASSERT_EQ(hi_tail(fold_random_tree(hi_runs, 0, runs, select_first<comp_t, true>{}, rng)), hi.index)
+    ASSERT_EQ(hi_tail(fold_random_tree(hi_runs, 0, runs, select_first<comp_t, true>{}, rng)), want_hi)
         << "trial " << trial;
     ASSERT_EQ(fast.min, want.first - v.begin()) << "trial " << trial;
     if (!nan_max) ASSERT_EQ(fast.max, want.second - v.begin()) << "trial " << trial;
