@@ -56,9 +56,13 @@ struct single_pass_reduce_tuning {
 // chunk of the shape above, its own 256 threads remain faster at 3 of 4
 // points (int32 and float at 2^10 and 2^12: 1.04, 1.13, 1.00, 1.10 with 1024
 // threads; 0.96, 1.14, 0.99, 1.03 with 256, in the next run).
+// A thread of 1024 holds its items in 64 registers: at most 4 rows (the
+// 8-byte minmax states' 8 rows are for their 256-thread blocks).
 template <class InputT>
 struct single_pass_reduce_small_tuning : single_pass_reduce_tuning<InputT> {
   static constexpr int block_threads = 1024;
+  static constexpr int rows_in_flight =
+      single_pass_reduce_tuning<InputT>::rows_in_flight < 4 ? single_pass_reduce_tuning<InputT>::rows_in_flight : 4;
 };
 
 // Computed iterators (counting, constant, transforms of them): each lane
@@ -89,11 +93,12 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 // h200-element-tuning-runs.json, the same order.)
 //
 // Their chunk count: the finishing block reads every chunk's candidate, 2048
-// (4-byte values) or 1024 (8-byte) per pass of the parked finish.
-// H200, the host-returning call against CUB's ArgMin + copy home, in one run
-// (8192 / 2048 / 512 chunks at most): int32 2^26 0.90 / 0.88 / 0.90, 2^28
-// 0.98 / 0.97-0.98 / 1.03-1.04; double 2^26 1.09-1.10 / 0.93-0.94 / 1.04-1.05,
-// 2^28 1.01-1.02 / 1.02-1.03 / 1.01-1.02.
+// (4-byte values) or 1024 (8-byte) per pass of the parked finish. H200,
+// against CUB's ArgMin in one run (stream-ordered,
+// h200-element-tuning-lean.json, 512 / 2048 / 8192 chunks at most): int32
+// 2^24 0.86 / 0.81 / 0.81, 2^26 0.94 / 0.92 / 0.95, 2^28 1.06 / 0.99 / 1.00;
+// double 2^24 0.97 / 0.93 / 0.94, 2^26 1.12 / 0.97 / 1.12, 2^28 1.06 / 1.05 /
+// 1.02.
 template <class T>
 struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;  // a run is one 16-byte load
@@ -103,32 +108,38 @@ struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
 // minmax_element: the accumulator is a 20- or 40-byte state (the min and max
 // candidates and flags) made from each pair as it is loaded. H200, against
 // CUB's ArgMinMax in one run (stream-ordered, int32 / double, 2^22..2^28,
-// h200-element-tuning-lean.json): 4 blocks per SM 0.76-1.15 / 0.84-1.90;
-// 2 x 8 rows 0.81-1.18 / 0.80-1.88; 4 x 2 0.79-1.19 / 0.84-2.04; 6-8 blocks
-// 0.73-1.33 / 1.33-4.49 (up to 8192 chunks). So the plain reduce's shape,
-// with vectors of pairs.
+// h200-element-tuning-lean.json, at up to 8192 chunks before the counts
+// below): 4 blocks per SM and 4 rows in flight 0.76-1.15 / 0.84-1.90; 2 x 8
+// 0.81-1.18 / 0.80-1.88; 4 x 2 0.79-1.19 / 0.84-2.04; 6-8 blocks 0.73-1.33 /
+// 1.33-4.49. With the chunk counts below (the same file, same run), 8-byte
+// values at 2 x 8 against 4 x 4: 0.78 / 0.82 at 2^22, 0.85 / 0.95 at 2^24,
+// 1.04 / 1.16 at 2^26, 1.02 / 1.08 at 2^28 (int32 at 2 x 8: 0.98 at 2^28,
+// within 0.05 of 4 x 4 either way). So the plain reduce's shape for 4-byte
+// values, 2 blocks of 8 rows for 8-byte ones, with vectors of pairs.
 //
 // The chunk count decides the rest: the states travel through the split
 // status words (tag, then the value from L2), and the parked finish reads
-// only 768 (20 bytes) or 256 (40 bytes) a pass. H200, the host-returning call
-// against CUB's ArgMinMax + copy home, in one run (8192 / 2048 / 512 chunks
-// at most): int32 2^26 1.06 / 0.91 / 0.92, 2^28 1.10 / 0.97-0.98 / 1.01-1.03;
-// double 2^26 1.79-1.82 / 1.07-1.10 / 1.03-1.06, 2^28 1.29 / 1.04-1.09 /
-// 1.02-1.04.
+// only 768 (20 bytes) or 256 (40 bytes) a pass. H200, against CUB's
+// ArgMinMax in one run (stream-ordered, h200-element-tuning-lean.json, 512 /
+// 2048 / 8192 chunks at most): int32 2^24 0.85 / 0.77 / 0.76, 2^26 0.95 /
+// 0.94 / 1.16, 2^28 1.04 / 0.99 / 1.13; double 2^24 0.94 / 1.35 / 1.36, 2^26
+// 1.16 / 1.13 / 1.97, 2^28 1.09 / 1.11 / 1.31.
 template <class T>
-inline constexpr long long minmax_max_chunks = sizeof(T) <= 4 ? 2048 : 512;
+struct minmax_reduce_tuning : single_pass_reduce_tuning<T> {
+  static constexpr int min_blocks_per_sm = sizeof(T) <= 4 ? 4 : 2;
+  static constexpr int rows_in_flight = sizeof(T) <= 4 ? 4 : 8;
+  static constexpr long long max_chunks = sizeof(T) <= 4 ? 2048 : 512;
+};
 
 // Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
 template <class T>
-struct single_pass_reduce_tuning<pair_of<T>> : single_pass_reduce_tuning<T> {
+struct single_pass_reduce_tuning<pair_of<T>> : minmax_reduce_tuning<T> {
   static constexpr int vector_items = vector_items_v<pair_of<T>>;
-  static constexpr long long max_chunks = minmax_max_chunks<T>;
 };
 // Read item by item (an input whose pairs are not aligned, or an iterator).
 template <class T, class Index>
-struct single_pass_reduce_tuning<minmax_state<T, Index>> : single_pass_reduce_tuning<T> {
+struct single_pass_reduce_tuning<minmax_state<T, Index>> : minmax_reduce_tuning<T> {
   static constexpr int vector_items = 1;
-  static constexpr long long max_chunks = minmax_max_chunks<T>;
 };
 
 }  // namespace cascade::detail
