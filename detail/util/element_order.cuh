@@ -207,8 +207,8 @@ struct place_tail {
 // candidate, and flags: what the max holds (nothing, a value, or a NaN
 // candidate, which the next candidate replaces) and whether the run holds a
 // NaN candidate (then what precedes it no longer matters). The min is
-// selected as min_element's (NaNs last, a NaN at position 0 placed by
-// resolve_minmax). It is the reduce's accumulator, kept in registers by the
+// selected as min_element's (a NaN enters as none; a NaN at position 0 is
+// placed by resolve_minmax). It is the reduce's accumulator, kept in registers by the
 // row: 32-bit positions where they fit (20 bytes for 4-byte values).
 enum minmax_flags : int { max_none = 0, max_value = 1, max_nan = 2, max_kinds = 3, max_reset = 4 };
 template <class T, class Index = std::uint64_t>
