@@ -86,10 +86,10 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 // min_element / max_element reduce candidates (value, 32-bit position) with
 // the plain reduce's shape, measured against the others: H200, against CUB's
 // ArgMin in one run (stream-ordered, int32 / double, 2^22..2^28), over
-// 16-byte runs (h200-element-tuning-lean.json): 4 blocks per SM and 4 rows
-// in flight 0.63-1.00 / 0.82-1.13; 2 x 8 0.68-1.01 / 0.88-1.18; 4 x 2
-// 0.63-1.02 / 0.82-1.20; 6 x 2, 6 x 4 and 8 x 2 0.60-1.18 / 0.82-1.34, all
-// at up to 8192 chunks. (With 64-bit positions and a rank,
+// 16-byte runs (h200-element-tuning-lean.json, at the chunk counts below):
+// 4 blocks per SM and 4 rows in flight 0.70-0.99 / 0.87-1.05; 2 x 8
+// 0.71-0.99 / 0.92-1.09; 4 x 2 0.67-1.01 / 0.86-1.08; 6 x 2, 6 x 4 and 8 x 2
+// 0.59-1.12 / 0.85-1.26. (With 64-bit positions and a rank,
 // h200-element-tuning-runs.json, the same order.)
 //
 // Their chunk count: the finishing block reads every chunk's candidate, 2048
@@ -108,14 +108,13 @@ struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
 // minmax_element: the accumulator is a 20- or 40-byte state (the min and max
 // candidates and flags) made from each pair as it is loaded. H200, against
 // CUB's ArgMinMax in one run (stream-ordered, int32 / double, 2^22..2^28,
-// h200-element-tuning-lean.json, at up to 8192 chunks before the counts
-// below): 4 blocks per SM and 4 rows in flight 0.76-1.15 / 0.84-1.90; 2 x 8
-// 0.81-1.18 / 0.80-1.88; 4 x 2 0.79-1.19 / 0.84-2.04; 6-8 blocks 0.73-1.33 /
-// 1.33-4.49. With the chunk counts below (the same file, same run), 8-byte
-// values at 2 x 8 against 4 x 4: 0.78 / 0.82 at 2^22, 0.85 / 0.95 at 2^24,
-// 1.04 / 1.16 at 2^26, 1.02 / 1.08 at 2^28 (int32 at 2 x 8: 0.98 at 2^28,
-// within 0.05 of 4 x 4 either way). So the plain reduce's shape for 4-byte
-// values, 2 blocks of 8 rows for 8-byte ones, with vectors of pairs.
+// h200-element-tuning-lean.json, at the chunk counts below): 4 blocks per SM
+// and 4 rows in flight 0.78-1.00 / 0.82-1.16; 2 x 8 0.83-0.98 / 0.77-1.04;
+// 4 x 2 0.81-1.04 / 0.83-1.17; 6-8 blocks 0.76-1.16 / 1.36-2.13. For 8-byte
+// values 2 x 8 against 4 x 4: 0.78 / 0.82 at 2^22, 0.85 / 0.95 at 2^24, 1.04
+// / 1.16 at 2^26, 1.02 / 1.08 at 2^28 (int32 at 2 x 8: from 0.06 slower to
+// 0.02 faster than 4 x 4). So the plain reduce's shape for 4-byte values, 2
+// blocks of 8 rows for 8-byte ones, with vectors of pairs.
 //
 // The chunk count decides the rest: the states travel through the split
 // status words (tag, then the value from L2), and the parked finish reads
