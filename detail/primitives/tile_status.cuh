@@ -17,10 +17,16 @@
 //
 // Values of at most 12 bytes travel in one word with their tag (8 bytes for
 // values up to 4, 16 for values up to 12), written and read by single
-// relaxed accesses, so a reader sees value and tag together. Larger values
-// sit in a region of their own beside a 32-bit tag: written, then released;
-// read after an acquire, from L2 (neighbouring tiles share cache lines, so L1
-// may hold a stale copy).
+// relaxed accesses, so a reader sees value and tag together. Values of up to
+// 48 bytes travel 12 bytes a word in up to 4 such words, each tagged: a
+// reader loads them together and takes the value only when all carry one
+// tag, so a word not yet written, or one left from an earlier state, sends
+// it back to polling. No fence, and all loads in flight at once: the split
+// layout's acquire ordered every poll after the one before (a finishing
+// block reading 4 partials a thread waited for 8 round trips to L2).
+// Larger values sit in a region of their own beside a 32-bit tag: written,
+// then released; read after an acquire, from L2 (neighbouring tiles share
+// cache lines, so L1 may hold a stale copy).
 
 #include <cascade/detail/util/iterator.cuh>
 
@@ -62,10 +68,13 @@ struct status_payload : ::cuda::std::integral_constant<std::size_t, sizeof(AccT)
 template <class AccT>
 inline constexpr std::size_t status_payload_v = status_payload<AccT>::value;
 
+inline constexpr std::size_t kMostPackedWords = 4;  // 16-byte words of 12 bytes each
+
 template <class AccT>
-inline constexpr status_layout status_layout_for = status_payload_v<AccT> <= 4    ? status_layout::packed8
-                                                   : status_payload_v<AccT> <= 12 ? status_layout::packed16
-                                                                                   : status_layout::split;
+inline constexpr status_layout status_layout_for =
+    status_payload_v<AccT> <= 4                       ? status_layout::packed8
+    : status_payload_v<AccT> <= 12 * kMostPackedWords ? status_layout::packed16
+                                                      : status_layout::split;
 
 // One word: the value's bytes first, the tag in the word's last 4 bytes.
 __device__ __forceinline__ void set_tag(unsigned long long& w, unsigned tag) {
@@ -98,35 +107,56 @@ template <class AccT, status_layout Layout = status_layout_for<AccT>>
 struct tile_status {
   using word_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned long long, ulonglong2>;
   static constexpr std::size_t payload = status_payload_v<AccT>;
-  static_assert(payload + 4 <= sizeof(word_t));
+  static constexpr std::size_t per_word = sizeof(word_t) - 4;  // the value's bytes beside each tag
+  static constexpr int tile_words = static_cast<int>((payload + per_word - 1) / per_word);
+  static_assert(tile_words >= 1 && tile_words <= int(kMostPackedWords));
 
   word_t* words;
   epoch_word epoch;
 
-  static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(word_t) * tiles; }
+  static constexpr std::size_t word_bytes(offset_t tiles) { return sizeof(word_t) * tile_words * tiles; }
   static constexpr std::size_t value_bytes(offset_t) { return 0; }
   __host__ __device__ static tile_status at(void* word_memory, void*, epoch_word epoch) {
     return {static_cast<word_t*>(word_memory), epoch};
   }
   // The words after the first `count`: a second array of one launch's words.
-  __host__ __device__ tile_status after(offset_t count) const { return {words + count, epoch}; }
+  __host__ __device__ tile_status after(offset_t count) const { return {words + tile_words * count, epoch}; }
 
   __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
-    word_t w{};
-    ::cuda::std::memcpy(&w, &value, payload);
-    set_tag(w, status_tag(epoch, state));
-    store_relaxed(words + tile, w);
+#pragma unroll
+    for (int k = 0; k < tile_words; ++k) {
+      word_t w{};
+      ::cuda::std::memcpy(&w, reinterpret_cast<const char*>(&value) + k * per_word, bytes_in(k));
+      set_tag(w, status_tag(epoch, state));
+      store_relaxed(words + tile_words * tile + k, w);
+    }
   }
 
-  // The tile's state now, and its value if it has published one.
+  // The tile's state now, and its value if it has published one (all its
+  // words carry the same tag).
   __device__ tile_state peek(offset_t tile, AccT& value) const {
-    const word_t w = load_relaxed(words + tile);
-    ::cuda::std::memcpy(&value, &w, payload);
-    return state_in(tag_of(w), epoch);
+    word_t w[tile_words];
+#pragma unroll
+    for (int k = 0; k < tile_words; ++k) w[k] = load_relaxed(words + tile_words * tile + k);
+    bool whole = true;
+#pragma unroll
+    for (int k = 0; k < tile_words; ++k) {
+      ::cuda::std::memcpy(reinterpret_cast<char*>(&value) + k * per_word, &w[k], bytes_in(k));
+      whole &= tag_of(w[k]) == tag_of(w[0]);
+    }
+    return whole ? state_in(tag_of(w[0]), epoch) : tile_invalid;
   }
 
   // Back to "not yet", for words that their one reader clears once read.
-  __device__ void clear(offset_t tile) const { store_relaxed(words + tile, word_t{}); }
+  __device__ void clear(offset_t tile) const {
+#pragma unroll
+    for (int k = 0; k < tile_words; ++k) store_relaxed(words + tile_words * tile + k, word_t{});
+  }
+
+ private:
+  static constexpr std::size_t bytes_in(int k) {
+    return payload - k * per_word < per_word ? payload - k * per_word : per_word;
+  }
 };
 
 template <class AccT>

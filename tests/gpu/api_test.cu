@@ -428,6 +428,62 @@ TEST_F(Api, CudaFailureIsCudaErrorAndLeavesNothingBehind) {
   EXPECT_LE(steady, before + (std::size_t(4) << 20));
 }
 
+// Values of 13 to 48 bytes publish their tile and chunk totals in 2 to 4
+// tagged words (primitives/tile_status.cuh): an affine map (composed, so
+// order matters) with K more lanes (summed), of 16, 20, 24 and 40 bytes.
+template <class U, int K>
+struct affine_lanes {
+  U a, b, more[K];
+  __host__ __device__ friend bool operator==(const affine_lanes& x, const affine_lanes& y) {
+    bool same = x.a == y.a && x.b == y.b;
+    for (int k = 0; k < K; ++k) same = same && x.more[k] == y.more[k];
+    return same;
+  }
+  friend std::ostream& operator<<(std::ostream& os, const affine_lanes& x) { return os << "{" << x.a << "," << x.b << ",...}"; }
+};
+struct compose_lanes {
+  template <class U, int K>
+  __host__ __device__ affine_lanes<U, K> operator()(const affine_lanes<U, K>& f, const affine_lanes<U, K>& g) const {
+    affine_lanes<U, K> r{U(g.a * f.a), U(g.a * f.b + g.b), {}};
+    for (int k = 0; k < K; ++k) r.more[k] = U(f.more[k] + g.more[k]);
+    return r;
+  }
+};
+
+template <class T>
+void check_tagged_words(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> h(n);
+  for (T& x : h) {
+    x.a = static_cast<decltype(x.a)>(rng() | 1);  // odd: the products never collapse to 0
+    x.b = static_cast<decltype(x.b)>(rng());
+    for (auto& m : x.more) m = static_cast<decltype(x.a)>(rng());
+  }
+  const auto d = to_device(h);
+  thrust::device_vector<T> out(n), total(1);
+  const T init = h[n / 2];
+  poison(out);
+  cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin(), compose_lanes{});
+  EXPECT_EQ(to_host(out), host_scan(h, scan_kind::inclusive, T{}, compose_lanes{})) << sizeof(T) << " bytes, n " << n;
+  poison(out);
+  cascade::exclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin(), init, compose_lanes{});
+  EXPECT_EQ(to_host(out), host_scan(h, scan_kind::exclusive, init, compose_lanes{})) << sizeof(T) << " bytes, n " << n;
+  poison(total);
+  cascade::reduce_into(cascade::cuda, d.begin(), d.end(), total.begin(), init, compose_lanes{});
+  EXPECT_EQ(to_host(total)[0], host_fold(h, init, compose_lanes{})) << sizeof(T) << " bytes, n " << n;
+}
+
+TEST_F(Api, ValuesOfThirteenToFortyEightBytesTravelInTaggedWords) {
+  static_assert(sizeof(affine_lanes<std::uint32_t, 2>) == 16 && sizeof(affine_lanes<std::uint32_t, 3>) == 20 &&
+                sizeof(affine_lanes<std::uint64_t, 1>) == 24 && sizeof(affine_lanes<std::uint64_t, 3>) == 40);
+  for (std::int64_t n : {std::int64_t(1000), std::int64_t(1 << 20) + 7, std::int64_t(1 << 22) + 5}) {
+    check_tagged_words<affine_lanes<std::uint32_t, 2>>(n, 81);
+    check_tagged_words<affine_lanes<std::uint32_t, 3>>(n, 82);
+    check_tagged_words<affine_lanes<std::uint64_t, 1>>(n, 83);
+    check_tagged_words<affine_lanes<std::uint64_t, 3>>(n, 84);
+  }
+}
+
 // Captured into a graph, the single-launch algorithms take per-call
 // temporaries cleared by a memset node, so every replay is right.
 TEST_F(Api, GraphCaptureAndReplay) {
