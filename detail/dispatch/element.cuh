@@ -11,14 +11,38 @@
 #include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
-#include <thrust/iterator/transform_output_iterator.h>
-
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
 namespace cascade::detail {
+
+// The reduce's output: *it = x stores resolve(x) at out. Its launch bytes are
+// its members' (util/launch.cuh): thrust's transform_output_iterator over a
+// resolver that holds an empty comparator (one byte of padding) made every
+// call's launch incomparable, so each repeated call paid a graph update.
+template <class Resolve, class R>
+struct resolved_output {
+  R* out;
+  Resolve resolve;
+
+  struct slot {
+    const resolved_output& to;
+    template <class X>
+    __device__ const slot& operator=(const X& x) const {
+      *to.out = to.resolve(x);
+      return *this;
+    }
+  };
+  __device__ slot operator*() const { return {*this}; }
+
+  template <class Buffer>
+  void append_members(Buffer& b) const {
+    b.append(out);
+    b.append(resolve);
+  }
+};
 
 // resolve(init op items[0] op ... op items[n-1]) on the host (n >= 1).
 template <class S, class It, class T, class Op, class Resolve>
@@ -29,8 +53,8 @@ auto cuda_reduce_resolved(const cuda_policy<S>& policy, It items, offset_t n, T 
   const gpu_call call(policy, name);
   require_not_capturing(policy.stream(), name, "a call outside the capture (it has no stream-ordered form)");
   return wait_for_value<R>(policy.stream(), call.at(), [&](R* out) {
-    reduce_algorithm<S>::run(policy.strategy(), items, n, thrust::make_transform_output_iterator(out, resolve), init,
-                             op, policy.stream());
+    reduce_algorithm<S>::run(policy.strategy(), items, n, resolved_output<Resolve, R>{out, resolve}, init, op,
+                             policy.stream());
   });
 }
 

@@ -52,8 +52,11 @@ __device__ __forceinline__ AccT fold_full_batches(It in, offset_t begin, offset_
   constexpr bool reorder = is_commutative_v<Op>;
   const It lane_in = in + begin + lane_id() * V;
   const bool lead = reorder || lane_id() == 0;  // the lanes whose total counts
+  // A lane's items, and its rows' totals, come in order: the operator's
+  // in-order form folds them.
+  const auto in_order_op = in_order<Op>::form(op);
   auto fold_row = [&](const AccT(&items)[V]) {
-    const AccT x = fold_items(items, op);
+    const AccT x = fold_items(items, in_order_op);
     return reorder ? x : warp_reduce(x, op);
   };
   AccT items[Rows][V];
@@ -63,7 +66,7 @@ __device__ __forceinline__ AccT fold_full_batches(It in, offset_t begin, offset_
 #pragma unroll
   for (int r = 1; r < Rows; ++r) {
     const AccT x = fold_row(items[r]);
-    if (lead) acc = op(acc, x);
+    if (lead) acc = in_order_op(acc, x);
   }
   // One batch per trip: unrolled further, float sums took 64 registers and
   // spilled (2^28 at 1.075x CUB's time against 0.996).
@@ -74,7 +77,7 @@ __device__ __forceinline__ AccT fold_full_batches(It in, offset_t begin, offset_
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
       const AccT x = fold_row(items[r]);
-      if (lead) acc = op(acc, x);
+      if (lead) acc = in_order_op(acc, x);
     }
   }
   return acc;
@@ -94,7 +97,7 @@ __device__ AccT warp_reduce_rest(It in, offset_t begin, offset_t end, AccT acc, 
     AccT items[V];
     load_items_guarded(in, index, count, items);
     AccT x;
-    if (count > 0) x = fold_items(items, op, count);
+    if (count > 0) x = fold_items(items, in_order<Op>::form(op), count);
     x = warp_reduce(x, op, 0, lanes);
     if (lane == 0) acc = has ? op(acc, x) : x;
     has = true;
@@ -404,7 +407,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   } else {
     AccT x[items];
     load_blocked(body, first, count, count == items, x);
-    if (count > 0) total = fold_items(x, op, count);
+    if (count > 0) total = fold_items(x, in_order<Op>::form(op), count);
   }
   const int threads_valid = static_cast<int>((body_length + run - 1) / run);
   if (body_length > 0) total = block_reduce(total, op, threads_valid, storage);

@@ -75,6 +75,15 @@ struct candidate {
   T value;
   Index index;
   static constexpr Index none = ~Index(0);  // never a position: n <= ~Index(0)
+
+  // As a launch argument (the reduce's init), its members' bytes without the
+  // tail padding, so that a repeated call's launch compares equal
+  // (util/launch.cuh).
+  template <class Buffer>
+  void append_members(Buffer& b) const {
+    b.append(value);
+    b.append(index);
+  }
 };
 
 // Its tail padding stays out of the status words (a double and a 32-bit
@@ -138,6 +147,32 @@ struct select_first {
   }
 };
 
+// select<Max>(a, b) where every item behind a comes before b's (a thread
+// folding its own items in order): an equivalent b is later, so it never
+// wins, and only the values are compared (one comparison instead of two, no
+// positions); a none (a NaN's candidate) exists only for NaN-aware types.
+#pragma nv_exec_check_disable
+template <bool Max, class Comp, class T, class Index>
+__host__ __device__ candidate<T, Index> select_later(const candidate<T, Index>& a, const candidate<T, Index>& b,
+                                                     const Comp& comp) {
+  bool take_b = bool(Max ? comp(a.value, b.value) : comp(b.value, a.value));
+  if constexpr (nan_aware_v<Comp, T>) {
+    using c = candidate<T, Index>;
+    take_b = (a.index == c::none) | ((b.index != c::none) & take_b);
+  }
+  return take_b ? b : a;
+}
+
+template <class Comp, bool Max>
+struct select_first_in_order {
+  Comp comp;
+  template <class T, class Index>
+  __host__ __device__ candidate<T, Index> operator()(const candidate<T, Index>& a,
+                                                     const candidate<T, Index>& b) const {
+    return select_later<Max>(a, b, comp);
+  }
+};
+
 // A run of items on a 16-byte boundary, read as one load: min_element and
 // max_element select within each run first (from_run), so that the reduce
 // combines one candidate per 16 bytes instead of one per item.
@@ -195,6 +230,13 @@ struct place_tail {
   offset_t from;
   offset_t n;
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // an empty comparator's byte is padding: see candidate
+    b.append(x);
+    b.append(from);
+    b.append(n);
+    b.append(comp);
+  }
 #pragma nv_exec_check_disable
   template <class Index>
   __host__ __device__ offset_t operator()(candidate<value_t<It>, Index> c) const {
@@ -216,6 +258,12 @@ struct minmax_state {
   candidate<T, Index> min;
   candidate<T, Index> max;
   int flags;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // see candidate
+    b.append(min);
+    b.append(max);
+    b.append(flags);
+  }
 };
 
 template <class T, class Index = std::uint64_t>
@@ -307,6 +355,34 @@ struct combine_minmax {
   }
 };
 
+// combine_minmax<Comp, true>(a, b) where a's pairs all come before b's (a
+// thread folding its own pairs in order): the min as select_later, and a
+// later max candidate wins unless it is smaller (ties go to the later), so
+// no positions are compared. Without NaN candidates (every type and
+// comparator but less / greater on floating point) every state's max holds a
+// value and the flags stay as they are.
+template <class Comp>
+struct combine_minmax_in_order {
+  Comp comp;
+#pragma nv_exec_check_disable
+  template <class T, class Index>
+  __host__ __device__ minmax_state<T, Index> operator()(const minmax_state<T, Index>& a,
+                                                        const minmax_state<T, Index>& b) const {
+    minmax_state<T, Index> r;
+    r.min = select_later<false>(a.min, b.min, comp);
+    bool b_max = !bool(comp(b.max.value, a.max.value));
+    r.flags = a.flags;
+    if constexpr (nan_aware_v<Comp, T>) {
+      // Only values compete (see combine_minmax); NaN candidates left the flag.
+      const int a_kind = a.flags & max_kinds, b_kind = b.flags & max_kinds;
+      b_max = (b_kind == max_value) & ((a_kind != max_value) | b_max);
+      r.flags = (b_max ? b_kind : a_kind) | ((a.flags | b.flags) & max_reset);
+    }
+    r.max = b_max ? b.max : a.max;
+    return r;
+  }
+};
+
 // The answer: positions of the min and the max, after placing the lone last
 // item of an odd n (read here, once) as libstdc++ does. n >= 2, so the state
 // holds at least one pair.
@@ -320,6 +396,12 @@ struct resolve_minmax {
   It x;
   offset_t n;
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // see place_tail
+    b.append(x);
+    b.append(n);
+    b.append(comp);
+  }
 #pragma nv_exec_check_disable
   template <class Index>
   __host__ __device__ minmax_positions operator()(const minmax_state<value_t<It>, Index>& s) const {
@@ -352,3 +434,19 @@ struct is_commutative<detail::select_first<Comp, Max>> : ::cuda::std::true_type 
 template <class Comp>
 struct is_commutative<detail::combine_minmax<Comp, true>> : ::cuda::std::true_type {};
 }  // namespace cascade
+
+namespace cascade::detail {
+// Their in-order forms, for the reduce's folds of a thread's own items.
+template <class Comp, bool Max>
+struct in_order<select_first<Comp, Max>> {
+  static __host__ __device__ select_first_in_order<Comp, Max> form(const select_first<Comp, Max>& op) {
+    return {op.comp};
+  }
+};
+template <class Comp>
+struct in_order<combine_minmax<Comp, true>> {
+  static __host__ __device__ combine_minmax_in_order<Comp> form(const combine_minmax<Comp, true>& op) {
+    return {op.comp};
+  }
+};
+}  // namespace cascade::detail

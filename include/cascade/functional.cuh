@@ -222,6 +222,16 @@ struct has_identity<commutative_t<Op>, T> : has_identity<Op, T> {};
 template <class Op, class T>
 inline constexpr bool has_identity_v = has_identity<Op, T>::value;
 
+// The operator's form for folds whose left operand holds only items that come
+// before all of its right operand's (a thread folding its own items in
+// order): the same results, where tie rules that make an operator commute can
+// rest on that order instead (the element selections, util/element_order.cuh).
+// By default the operator itself.
+template <class Op>
+struct in_order {
+  static __host__ __device__ constexpr const Op& form(const Op& op) { return op; }
+};
+
 // The identity of op as a T: from the monoid object, else from the trait.
 template <class T, class Op>
 __host__ __device__ constexpr T identity_of(const Op&) {

@@ -6,6 +6,7 @@
 
 #include "../common.cuh"
 
+#include <cascade/detail/dispatch/element.cuh>
 #include <cascade/detail/util/element_order.cuh>
 #include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/launch.cuh>
@@ -298,6 +299,43 @@ TEST(LaunchArguments, TransformedItemsCompareByTheirMembers) {
   EXPECT_EQ(bytes_of(items_t({product{}}, 0, x, y)).bytes, a.bytes);
   EXPECT_NE(bytes_of(items_t({product{}}, 1, x, y)).bytes, a.bytes);
   EXPECT_NE(bytes_of(items_t({product{}}, 0, x, y + 1)).bytes, a.bytes);
+}
+
+// The element reduces' arguments: the init (a candidate or a minmax state,
+// with tail padding for 8-byte values) and the output that resolves the
+// answer (holding an empty comparator) compare by their members, so that a
+// repeated call skips its graph update too.
+template <class T>
+std::pair<std::vector<unsigned char>, bool> launch_bytes_of(const T& value) {
+  cascade::detail::argument_buffer<sizeof(T)> b;
+  b.append(value);
+  return {std::vector<unsigned char>(b.data, b.data + b.size), b.comparable};
+}
+
+TEST(LaunchArguments, ElementArgumentsCompareByTheirMembers) {
+  using namespace cascade::detail;
+  using comp = cuda::std::less<>;
+  candidate<double, std::uint32_t> none{};
+  none.index = candidate<double, std::uint32_t>::none;
+  const auto init = launch_bytes_of(none);
+  ASSERT_TRUE(init.second);
+  EXPECT_EQ(init.first.size(), sizeof(double) + sizeof(std::uint32_t));
+  EXPECT_EQ(launch_bytes_of(empty_minmax<double, std::uint32_t>()).second, true);
+  EXPECT_EQ(launch_bytes_of(empty_minmax<double, std::uint32_t>()).first,
+            launch_bytes_of(empty_minmax<double, std::uint32_t>()).first);
+
+  const double x[8] = {};
+  offset_t* out = nullptr;
+  using tail_out = resolved_output<place_tail<comp, false, const double*>, offset_t>;
+  const auto a = launch_bytes_of(tail_out{out, {x, 6, 7, {}}});
+  ASSERT_TRUE(a.second);
+  EXPECT_EQ(launch_bytes_of(tail_out{out, {x, 6, 7, {}}}).first, a.first);
+  EXPECT_NE(launch_bytes_of(tail_out{out, {x, 6, 8, {}}}).first, a.first);
+  EXPECT_NE(launch_bytes_of(tail_out{out + 1, {x, 6, 7, {}}}).first, a.first);
+  using minmax_out = resolved_output<resolve_minmax<comp, const double*>, minmax_positions>;
+  const auto m = launch_bytes_of(minmax_out{nullptr, {x, 8, {}}});
+  ASSERT_TRUE(m.second);
+  EXPECT_NE(launch_bytes_of(minmax_out{nullptr, {x + 1, 8, {}}}).first, m.first);
 }
 
 TYPED_TEST(HostFamily, EmptyRangesAndReversedRanges) {
