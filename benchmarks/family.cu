@@ -344,18 +344,19 @@ struct family_limit_runner {
 
 // --tuning: min_element's reduce of 16-byte runs and minmax_element's of
 // aligned pairs under other blocks per SM (which cap their registers), rows
-// in flight and most chunks (0: the automatic path's), stream-ordered,
-// against CUB's stream-ordered ArgMin and ArgMinMax (the choices in
-// detail/tuning/reduce.cuh).
-//   {min_element,minmax_element}/tune.m<min blocks>.r<rows>[.c<chunks>]/<type>/<n>
-template <int MinBlocks, int Rows, long long MaxChunks = 0>
+// in flight, most chunks and fewest chunks (0: the automatic path's),
+// stream-ordered, against CUB's stream-ordered ArgMin and ArgMinMax (the
+// choices in detail/tuning/reduce.cuh).
+//   {min_element,minmax_element}/tune[.m<min blocks>.r<rows>][.c<most chunks>][.n<fewest chunks>]/<type>/<n>
+template <int MinBlocks, int Rows, long long MaxChunks = 0, long long MinChunks = 0>
 struct element_variant_runner {
   static constexpr memory where = memory::device;
   template <class Base>
   struct tuning : Base {
-    static constexpr int min_blocks_per_sm = MinBlocks;
-    static constexpr int rows_in_flight = Rows;
+    static constexpr int min_blocks_per_sm = MinBlocks > 0 ? MinBlocks : Base::min_blocks_per_sm;
+    static constexpr int rows_in_flight = Rows > 0 ? Rows : Base::rows_in_flight;
     static constexpr long long max_chunks = MaxChunks > 0 ? MaxChunks : Base::max_chunks;
+    static constexpr long long min_chunks = MinChunks > 0 ? MinChunks : Base::min_chunks;
   };
   using comp = ::cuda::std::less<>;
 
@@ -371,8 +372,8 @@ struct element_variant_runner {
           {}, 0, reinterpret_cast<const run_t*>(io.in));
       candidate_t none{};
       none.index = candidate_t::none;
-      const auto out = thrust::make_transform_output_iterator(static_cast<cd::offset_t*>(position->get()),
-                                                              cd::position_of<comp, const T*>{io.in});
+      const cd::resolved_output<cd::position_of<comp, const T*>, cd::offset_t> out{
+          static_cast<cd::offset_t*>(position->get()), {io.in}};
       cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<run_t>>>(runs, io.n / run_t::size, out, none,
                                                                      cd::select_first<comp, false>{}, io.stream);
     };
@@ -384,8 +385,8 @@ struct element_variant_runner {
     return [io, positions] {
       const cd::indexed_transform<cd::from_pair<comp, T, std::uint32_t>, true, const cd::pair_of<T>*> items(
           {comp{}}, 0, reinterpret_cast<const cd::pair_of<T>*>(io.in));  // n < 2^32
-      const auto out = thrust::make_transform_output_iterator(static_cast<cd::minmax_positions*>(positions->get()),
-                                                              cd::resolve_minmax<comp, const T*>{io.in, io.n, {}});
+      const cd::resolved_output<cd::resolve_minmax<comp, const T*>, cd::minmax_positions> out{
+          static_cast<cd::minmax_positions*>(positions->get()), {io.in, io.n, {}}};
       cd::single_pass::run_tuned<tuning<cd::single_pass_reduce_tuning<cd::pair_of<T>>>>(
           items, io.n / 2, out, cd::empty_minmax<T, std::uint32_t>(), cd::combine_minmax<comp, true>{}, io.stream);
     };
@@ -433,6 +434,12 @@ void register_family(const options& opt) {
           add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c512", element_variant_runner<4, 4, 512>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c2048", element_variant_runner<4, 4, 2048>{}));
           add_case<A, T>(opt, type_name, log2, impl("tune.m4.r4.c8192", element_variant_runner<4, 4, 8192>{}));
+          // The automatic path's shape with fewer chunks at small N (the trees
+          // that end each chunk cost more for candidates than for sums).
+          add_case<A, T>(opt, type_name, log2, impl("tune", element_variant_runner<0, 0>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.n256", element_variant_runner<0, 0, 0, 256>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.n128", element_variant_runner<0, 0, 0, 128>{}));
+          add_case<A, T>(opt, type_name, log2, impl("tune.n64", element_variant_runner<0, 0, 0, 64>{}));
         };
         algorithm(min_element_t{});
         algorithm(minmax_element_t{});
