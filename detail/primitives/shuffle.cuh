@@ -22,11 +22,21 @@ __device__ __forceinline__ W shuffle_word(W w, int arg) {
   if constexpr (K == shuffle_kind::idx) return __shfl_sync(kFullMask, w, arg);
 }
 
+// Types that shuffle member by member: their padding would otherwise travel
+// through the shuffles and come back as byte-wise moves and selects (a warp
+// reduction of (8-byte value, 32-bit position) candidates: 159 PTX
+// instructions word by word, 89 member by member). A specialisation provides
+// `static T apply(const T&, F f)`: the value with f applied to each member.
+template <class T>
+struct shuffle_members : ::cuda::std::false_type {};
+
 template <shuffle_kind K, class T>
 __device__ __forceinline__ T shuffle(const T& value, int arg) {
   static_assert(::cuda::std::is_trivially_copyable_v<T>, "cascade: values must be trivially copyable");
   if constexpr (::cuda::std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     return shuffle_word<K>(value, arg);
+  } else if constexpr (shuffle_members<T>::value) {
+    return shuffle_members<T>::apply(value, [arg](const auto& member) { return shuffle<K>(member, arg); });
   } else {
     constexpr int words = (sizeof(T) + sizeof(unsigned) - 1) / sizeof(unsigned);
     unsigned buffer[words] = {};
