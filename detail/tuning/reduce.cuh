@@ -99,6 +99,13 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 // 2^24 0.86 / 0.81 / 0.81, 2^26 0.94 / 0.92 / 0.95, 2^28 1.06 / 0.99 / 1.00;
 // double 2^24 0.97 / 0.93 / 0.94, 2^26 1.12 / 0.97 / 1.12, 2^28 1.06 / 1.05 /
 // 1.02.
+// Below that, the plain reduce's rule (at least 512 chunks while there are
+// block steps for them) stays: at least 256 / 128 / 64 instead moved the
+// small sizes within the spread and not one way (H100, stream-ordered
+// against CUB's ArgMin / ArgMinMax, h100-sxm-80gb-element-tuning-tagged.json,
+// 512 / 256 / 128 / 64: double min 2^20 0.77 / 0.74 / 0.71 / 0.72, minmax
+// 0.67 / 0.65 / 0.58 / 0.59; int32 minmax 2^20 0.56 / 0.57 / 0.65 / 0.75,
+// 2^22 0.56 / 0.52 / 0.53 / 0.52; elsewhere within 0.02).
 template <class T>
 struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;  // a run is one 16-byte load
