@@ -403,7 +403,7 @@ void check_elements() {
       // Misaligned raw pointers on a stream: the reduce's head path.
       const T* p = d.data().get() + 3;
       expect_elements_like_std(cascade::cuda.on(stream.s), p, p + n, h.begin() + 3, cuda::std::less<>{});
-      if constexpr (std::is_same_v<T, float>) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>) {
         expect_elements_like_std(cascade::cuda, d.begin(), d.begin() + n, h.begin(), cuda::std::greater<>{});
       }
       if constexpr (std::is_same_v<T, std::int32_t>) {
@@ -418,14 +418,15 @@ TEST_F(Family, ElementsFloat) { check_elements<float>(); }
 TEST_F(Family, ElementsDouble) { check_elements<double>(); }
 
 TEST_F(Family, ElementsDefaultComparatorAndShortNaNPatterns) {
-  const float alphabet[3] = {0.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()};
+  // -0 and +0 are equivalent under less: the earlier wins the min, the later the max.
+  const float alphabet[4] = {0.0f, 1.0f, std::numeric_limits<float>::quiet_NaN(), -0.0f};
   thrust::device_vector<float> d(7);
   for (int n = 1; n <= 7; ++n) {
     int patterns = 1;
-    for (int k = 0; k < n; ++k) patterns *= 3;
+    for (int k = 0; k < n; ++k) patterns *= 4;
     for (int p = 0; p < patterns; ++p) {
       std::vector<float> h(n);
-      for (int k = 0, q = p; k < n; ++k, q /= 3) h[k] = alphabet[q % 3];
+      for (int k = 0, q = p; k < n; ++k, q /= 4) h[k] = alphabet[q % 4];
       CASCADE_TEST_CUDA(cudaMemcpy(d.data().get(), h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
       SCOPED_TRACE("pattern " + std::to_string(p) + " of length " + std::to_string(n));
       const auto b = d.begin(), e = d.begin() + n;
