@@ -154,7 +154,7 @@ struct tile_status {
   }
 
  private:
-  static constexpr std::size_t bytes_in(int k) {
+  __host__ __device__ static constexpr std::size_t bytes_in(int k) {
     return payload - k * per_word < per_word ? payload - k * per_word : per_word;
   }
 };
