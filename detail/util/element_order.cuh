@@ -137,17 +137,6 @@ struct to_candidate {
   }
 };
 
-// min_element: the first smallest. max_element: the first largest.
-template <class Comp, bool Max>
-struct select_first {
-  Comp comp;
-  template <class T, class Index>
-  __host__ __device__ candidate<T, Index> operator()(const candidate<T, Index>& a,
-                                                     const candidate<T, Index>& b) const {
-    return select<Max>(a, b, comp);
-  }
-};
-
 // select<Max>(a, b) where every item behind a comes before b's (a thread
 // folding its own items in order): an equivalent b is later, so it never
 // wins, and only the values are compared (one comparison instead of two, no
@@ -164,13 +153,16 @@ __host__ __device__ candidate<T, Index> select_later(const candidate<T, Index>& 
   return take_b ? b : a;
 }
 
-template <class Comp, bool Max>
-struct select_first_in_order {
+// min_element: the first smallest. max_element: the first largest. InOrder:
+// the form for a thread's fold of its own items in order (select_later).
+template <class Comp, bool Max, bool InOrder = false>
+struct select_first {
   Comp comp;
   template <class T, class Index>
   __host__ __device__ candidate<T, Index> operator()(const candidate<T, Index>& a,
                                                      const candidate<T, Index>& b) const {
-    return select_later<Max>(a, b, comp);
+    if constexpr (InOrder) return select_later<Max>(a, b, comp);
+    else return select<Max>(a, b, comp);
   }
 };
 
@@ -431,7 +423,7 @@ struct resolve_minmax {
 namespace cascade {
 // The selections commute (see select and combine_minmax above).
 template <class Comp, bool Max>
-struct is_commutative<detail::select_first<Comp, Max>> : ::cuda::std::true_type {};
+struct is_commutative<detail::select_first<Comp, Max, false>> : ::cuda::std::true_type {};
 template <class Comp>
 struct is_commutative<detail::combine_minmax<Comp, true>> : ::cuda::std::true_type {};
 }  // namespace cascade
@@ -455,8 +447,8 @@ struct shuffle_members<candidate<T, Index>> : ::cuda::std::true_type {
 
 // Their in-order forms, for the reduce's folds of a thread's own items.
 template <class Comp, bool Max>
-struct in_order<select_first<Comp, Max>> {
-  static __host__ __device__ select_first_in_order<Comp, Max> form(const select_first<Comp, Max>& op) {
+struct in_order<select_first<Comp, Max, false>> {
+  static __host__ __device__ select_first<Comp, Max, true> form(const select_first<Comp, Max, false>& op) {
     return {op.comp};
   }
 };
