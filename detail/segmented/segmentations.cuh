@@ -30,6 +30,9 @@ struct csr_segments {
   __device__ Id guess(offset_t i) const { return static_cast<Id>(double(i) / double(items) * double(segments)); }
   // Whether a segment may cross the edge of tiles of that many items.
   bool may_cross(offset_t) const { return true; }
+  // The segments' size where every one lies inside one thread's `items`,
+  // else 0 (never known here).
+  __device__ int inside_threads(int) const { return 0; }
   __device__ Id segment_of(offset_t i) const {
     Id lo = 0, hi = segments;  // begin(lo) <= i; the answer is in [lo, hi)
     while (hi - lo > 1) {
@@ -52,6 +55,9 @@ struct fixed_segments {
   offset_t n;
   __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
   bool may_cross(offset_t tile_items) const { return tile_items % size != 0; }
+  // The size where every segment lies inside one thread's `items` (threads
+  // start at multiples of items): where it divides them; else 0.
+  __device__ int inside_threads(int items) const { return size <= items && items % int(size) == 0 ? int(size) : 0; }
   __device__ Id segment_of(offset_t i) const {
     // 32-bit division where it suffices: a 64-bit one is a long software sequence.
     if (((i | size) >> 32) == 0) return static_cast<Id>(static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(size));

@@ -40,7 +40,8 @@ const shape kShapes[] = {
     {"fixed", 1, 1},           {"fixed", 1000, 1},       {"fixed", 4099, 4},        {"fixed", 65537, 16},
     {"fixed", 65536, 64},      {"fixed", 100003, 256},   {"fixed", 100003, 4096},   {"fixed", 300007, 65536},
     {"fixed", 1 << 20, 1 << 20}, {"powerlaw", 1 << 16, 0}, {"halfempty", 65537, 8},  {"random", 100003, 40},
-    {"fixed", (1 << 20) + 3, 1}, {"powerlaw", 1 << 21, 0}, {"halfempty", 1 << 21, 64}, {"fixed", 1 << 22, 1 << 22}};
+    {"fixed", (1 << 20) + 3, 1}, {"powerlaw", 1 << 21, 0}, {"halfempty", 1 << 21, 64}, {"fixed", 1 << 22, 1 << 22},
+    {"fixed", 100003, 2},      {"fixed", 262147, 8}};
 
 std::string trace(const shape& s) { return std::string(s.name) + " n = " + std::to_string(s.n) + " len = " + std::to_string(s.len); }
 
@@ -147,6 +148,13 @@ TEST_F(Segmented, NonCommutativeKeepsOrder) {
     auto sums = to_host(out);
     sums.resize(lengths.size());
     expect_equal(sums, ref_segmented_reduce(v, offsets, init, compose{}));
+    if (std::string(s.name) == "fixed") {  // sizes 1, 2, 4, 8: segments inside the threads
+      poison(out);
+      cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), s.len, out.begin(), init, compose{});
+      sums = to_host(out);
+      sums.resize(lengths.size());
+      expect_equal(sums, ref_segmented_reduce(v, offsets, init, compose{}));
+    }
 
     std::vector<affine> want(s.n);
     poison(out);
@@ -235,7 +243,7 @@ TEST_F(Segmented, OffsetsOf64Bits) { check_offsets_forms<std::int64_t>(); }
 
 TEST_F(Segmented, FixedSizeMatchesReference) {
   for (std::int64_t n : {1, 1000, 65537, (1 << 20) + 5}) {
-    for (int size : {1, 3, 16, 4096, 1 << 20}) {
+    for (int size : {1, 2, 3, 4, 8, 16, 4096, 1 << 20}) {
       SCOPED_TRACE("n = " + std::to_string(n) + " size = " + std::to_string(size));
       const auto v = random_input<std::int32_t, plus>(n, n + size);
       const auto d_v = to_device(v);
@@ -257,6 +265,27 @@ TEST_F(Segmented, FixedSizeMatchesReference) {
       }
 #endif
     }
+  }
+}
+
+// Fixed sizes take the offsets form's combination tree: the same bits for
+// float sums (sizes that divide a thread's items fold inside the threads).
+TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
+  const std::int64_t n = (1 << 20) + 5;
+  const auto d_v = to_device(random_input<float, plus>(n, 31));
+  for (int size : {1, 2, 3, 4, 8, 16, 64, 5000}) {
+    SCOPED_TRACE("size = " + std::to_string(size));
+    const std::int64_t segments = (n + size - 1) / size;
+    std::vector<std::int64_t> lengths(segments, size);
+    lengths.back() = n - (segments - 1) * size;
+    const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
+    thrust::device_vector<float> fixed(segments), by_offsets(segments);
+    poison(fixed), poison(by_offsets);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), size, fixed.begin(), 0.5f, plus{});
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), by_offsets.begin(), 0.5f,
+                              plus{});
+    const auto a = to_host(fixed), b = to_host(by_offsets);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
   }
 }
 
