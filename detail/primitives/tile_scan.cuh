@@ -101,32 +101,67 @@ __device__ __forceinline__ bool exchange_vectors(InIt in) {
 // AccT; it returns whether it used them); read_blocked then gives each thread
 // its `Items` consecutive items. Loading converts to AccT; items past the end
 // of a partial tile are `filler` (an input).
+//
+// fill_exchange is load_exchange, which issues the warp's loads into
+// registers (x: what the lane's slots will hold), then store_exchange, which
+// puts them in the slots: a kernel with other waits (a segment search) can
+// make them between the two, with its loads in flight.
 template <bool Full, int Items, class Storage, class AccT, class InIt>
-__device__ __forceinline__ bool fill_exchange(InIt in, offset_t warp_first, int warp_valid, const AccT& filler,
-                                              Storage& storage) {
+__device__ __forceinline__ bool load_exchange(InIt in, offset_t warp_first, int warp_valid, const AccT& filler,
+                                              AccT (&x)[Items]) {
   const int lane = lane_id();
-  AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
   if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
     if (exchange_vectors<Full, Storage, AccT>(in)) {
       using vector_t = typename Storage::vector_t;
-      vector_t* slots = Storage::vector_slots(ex);
       const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
 #pragma unroll
       for (int j = 0; j < Storage::vectors_per_thread; ++j) {
-        slots[Storage::swizzled(j * kWarpThreads + lane)] = from[j * kWarpThreads];
+        const vector_t v = from[j * kWarpThreads];
+#pragma unroll
+        for (int c = 0; c < Storage::vector_items; ++c) x[j * Storage::vector_items + c] = v.v[c];
       }
-      __syncwarp();
       return true;
     }
   }
   const InIt from = in + (warp_first + lane);
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
-    ex[Storage::padded(k * kWarpThreads + lane)] =
-        Full || k * kWarpThreads + lane < warp_valid ? static_cast<AccT>(from[k * kWarpThreads]) : filler;
+    x[k] = Full || k * kWarpThreads + lane < warp_valid ? static_cast<AccT>(from[k * kWarpThreads]) : filler;
   }
-  __syncwarp();
   return false;
+}
+
+template <int Items, class Storage, class AccT>
+__device__ __forceinline__ void store_exchange(bool vectors, const AccT (&x)[Items], Storage& storage) {
+  const int lane = lane_id();
+  AccT* ex = &storage.exchange[warp_id() * Storage::warp_slots];
+  if constexpr (Storage::vectorizable) {
+    if (vectors) {
+      using vector_t = typename Storage::vector_t;
+      vector_t* slots = Storage::vector_slots(ex);
+#pragma unroll
+      for (int j = 0; j < Storage::vectors_per_thread; ++j) {
+        vector_t v;
+#pragma unroll
+        for (int c = 0; c < Storage::vector_items; ++c) v.v[c] = x[j * Storage::vector_items + c];
+        slots[Storage::swizzled(j * kWarpThreads + lane)] = v;
+      }
+      __syncwarp();
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < Items; ++k) ex[Storage::padded(k * kWarpThreads + lane)] = x[k];
+  __syncwarp();
+}
+
+template <bool Full, int Items, class Storage, class AccT, class InIt>
+__device__ __forceinline__ bool fill_exchange(InIt in, offset_t warp_first, int warp_valid, const AccT& filler,
+                                              Storage& storage) {
+  AccT x[Items];
+  const bool vectors = load_exchange<Full, Items, Storage>(in, warp_first, warp_valid, filler, x);
+  store_exchange(vectors, x, storage);
+  return vectors;
 }
 
 template <int Items, class Storage, class AccT>

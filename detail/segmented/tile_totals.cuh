@@ -84,12 +84,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     constexpr bool full = decltype(whole)::value;
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
-    const bool vectors = fill_exchange<full, items>(values, base + offset_t(warp_id()) * warp_items, warp_valid,
-                                                    full ? T{} : static_cast<T>(values[base]), exchange);
+    // The tile's loads stay in flight while its segments are found (CSR
+    // offsets: the searches' and the staging's round trips).
     T x[items];
+    const bool vectors = load_exchange<full, items, exchange_t>(values, base + offset_t(warp_id()) * warp_items,
+                                                                warp_valid, full ? T{} : static_cast<T>(values[base]), x);
+    const auto view = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
+    store_exchange(vectors, x, exchange);
     read_blocked(vectors, exchange, x);
     __syncwarp();  // the warp's slots are free for ends()
-    const auto view = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
     const Id first = view.first, last = view.last;
 
     // Bit k: item i0 + k begins a segment. Segments inside the threads (1, 2,

@@ -50,6 +50,13 @@ struct tile_totals_tuning {
   // the launch bounds); offsets in segments of 4096 / 64, 6 blocks: 4 in
   // flight 141 / 180 us, 8 in flight (4 blocks) 145 / 199.
   static constexpr int begins_in_flight = 4;
+  // The tile's loads are issued before its segments are found and stay in
+  // flight through the search (primitives/tile_scan.cuh, load_exchange):
+  // H100, 2^26 floats, offsets in segments of 1 / 64 / 256 / 4096, half
+  // empty, power law: 604 / 188 / 160 / 142 / 214 / 310 -> 584 / 175 / 153 /
+  // 143 / 188 / 297 us (the same for the scans' engine, masked_scan.cuh, was
+  // mixed: scans by key 1-4% faster, reduce_by_key at runs of 1 and 16 and
+  // segmented scans at 16 and 64 3-8% slower; not taken).
   // Where a tile searches for its segments (CSR offsets), the values of the
   // tile this far ahead are asked of L2 (primitives/prefetch.cuh): offsets
   // in segments of 4096 / 65536 / 2^22, 132 / 110 / 108 us against 138 /
