@@ -29,6 +29,7 @@ struct segment_begins {
   offset_t base;  // the tile's first item
   int begins;     // begin[k] holds segment first + k's begin, k < begins
   Id first, last;  // the segments of the tile's first and last items
+  Id probed_first;  // warp 0's search's probes (probed_begins), -1 if none
   // begin(first + k) - base + 1, clamped to [0, TileItems + 2]: exact
   // inside the tile, and on the right side of every item outside it.
   unsigned short begin[capacity];
@@ -72,14 +73,17 @@ __device__ Id last_begun(const View& v, Id lo, Id hi, offset_t i) {
 // Warp-collective: one round of the search below. Each lane probes a
 // segment in (lo, hi], ascending with the lane; [lo, hi] narrows to the
 // probes on either side of i.
+// Returns the begin this lane probed.
 template <class Segments, class Id>
-__device__ void warp_probe(const Segments& segs, Id probe, offset_t i, Id& lo, Id& hi) {
-  const int below = __popc(__ballot_sync(kFullMask, segs.begin(probe) <= i));  // probes at or before i
+__device__ offset_t warp_probe(const Segments& segs, Id probe, offset_t i, Id& lo, Id& hi) {
+  const offset_t begin = segs.begin(probe);
+  const int below = __popc(__ballot_sync(kFullMask, begin <= i));  // probes at or before i
   // Begins ascend, so the probes at or before i are lanes 0 .. below - 1.
   const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
   const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
   if (below > 0) lo = last_at;
   if (below < kWarpThreads) hi = first_after - 1;
+  return begin;
 }
 
 // Warp-collective: the same as last_begun, by 32 ascending probes in
@@ -98,12 +102,27 @@ __device__ Id warp_last_begun(const Segments& segs, Id lo, Id hi, offset_t i) {
 // the 32 segments around the segmentation's guess: where segments are of
 // even length that round finds it, instead of log32(segments) rounds of
 // dependent reads; elsewhere it narrows the search as any round does.
+//
+// probed: where that first round's probes were 32 consecutive segments, the
+// first of them (else -1), and this lane's begin: the tile's staging can take
+// its begins from there (stage_begins).
+template <class Id>
+struct probed_begins {
+  Id first = Id(-1);
+  offset_t begin = 0;  // begin(first + lane)
+};
 template <class Segments>
-__device__ typename Segments::id_type warp_segment_of(const Segments& segs, offset_t i) {
+__device__ typename Segments::id_type warp_segment_of(const Segments& segs, offset_t i,
+                                                      probed_begins<typename Segments::id_type>* probed = nullptr) {
   using Id = typename Segments::id_type;
   if constexpr (Segments::stage_begins) {
     Id lo = 0, hi = Id(segs.segments - 1);
-    if (hi > lo) warp_probe(segs, clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi), i, lo, hi);
+    if (hi > lo) {
+      const Id probe = clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi);
+      const offset_t begin = warp_probe(segs, probe, i, lo, hi);
+      const Id first = shuffle_idx(probe, 0);
+      if (probed != nullptr && __all_sync(kFullMask, probe == first + Id(lane_id()))) *probed = {first, begin};
+    }
     return warp_last_begun(segs, lo, hi, i);
   } else {
     return segs.segment_of(i);
@@ -119,9 +138,13 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   using Id = typename Segments::id_type;
   // Warps 0 and 1 (warp 0 alone in a block of one warp) find the tile's ends.
   const int warp = warp_id(), last_warp = blockDim.x > kWarpThreads ? 1 : 0;
+  probed_begins<Id> probed;
   if (warp == 0) {
-    const Id first = warp_segment_of(segs, base);
-    if (lane_id() == 0) s.first = first;
+    const Id first = warp_segment_of(segs, base, &probed);
+    if (lane_id() == 0) {
+      s.first = first;
+      s.probed_first = probed.first;
+    }
   }
   if (warp == last_warp) {
     const Id last = warp_segment_of(segs, base + valid - 1);
@@ -130,8 +153,19 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   __syncthreads();
   const Id first = s.first, last = s.last;
   const int begins = Segments::stage_begins ? int(min_of<Id>(last - first + 2, Id(s.capacity))) : 0;
-  stage_each<Batch>(begins, [&](int k) { return segs.begin(first + Id(k)) - base + 1; },
-                 [&](int k, offset_t b) { s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(b, 0, TileItems + 2)); });
+  auto stage = [&](int k, offset_t begin) {
+    s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(begin - base + 1, 0, TileItems + 2));
+  };
+  // Where warp 0's probes hold every begin the tile needs (segments of about
+  // a tile or longer), it stages them from its registers: one round trip
+  // fewer before the tile's segments are known.
+  const Id probed_first = s.probed_first;
+  if (probed_first >= 0 && probed_first <= first && first + Id(begins) <= probed_first + Id(kWarpThreads)) {
+    const int k = lane_id() - int(first - probed_first);
+    if (warp == 0 && k >= 0 && k < begins) stage(k, probed.begin);
+  } else {
+    stage_each<Batch>(begins, [&](int k) { return segs.begin(first + Id(k)); }, stage);
+  }
   if (threadIdx.x == 0) {
     s.base = base;
     s.begins = begins;

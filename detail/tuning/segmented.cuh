@@ -57,6 +57,10 @@ struct tile_totals_tuning {
   // 143 / 188 / 297 us (the same for the scans' engine, masked_scan.cuh, was
   // mixed: scans by key 1-4% faster, reduce_by_key at runs of 1 and 16 and
   // segmented scans at 16 and 64 3-8% slower; not taken).
+  // A tile whose begins all lie among its first search's 32 probes stages
+  // them from there (segmented/tile_segments.cuh), one round trip fewer:
+  // H100, 2^26 floats, offsets in segments of 1 / 4096 / 65536 / 2^22, 594 /
+  // 143-146 / 141-148 / 143-148 -> 518 / 127-130 / 124-130 / 128-132 us.
   // Where a tile searches for its segments (CSR offsets), the values of the
   // tile this far ahead are asked of L2 (primitives/prefetch.cuh): offsets
   // in segments of 4096 / 65536 / 2^22, 132 / 110 / 108 us against 138 /
