@@ -87,6 +87,20 @@ template <class Storage, class AccT, class It>
 inline constexpr bool vector_io_v =
     Storage::vectorizable && std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, AccT>;
 
+// A thread's items q * vector_items .. as one 16-byte vector, and back.
+template <class Storage, class AccT, int Items>
+__device__ __forceinline__ typename Storage::vector_t vector_at(const AccT (&items)[Items], int q) {
+  typename Storage::vector_t v;
+#pragma unroll
+  for (int c = 0; c < Storage::vector_items; ++c) v.v[c] = items[q * Storage::vector_items + c];
+  return v;
+}
+template <class Storage, class AccT, int Items>
+__device__ __forceinline__ void set_vector_at(AccT (&items)[Items], int q, const typename Storage::vector_t& v) {
+#pragma unroll
+  for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = v.v[c];
+}
+
 // Whether fill_exchange moves a tile of `in` as 16-byte vectors (and so
 // where read_blocked must find the items): whole tiles between aligned arrays.
 template <bool Full, class Storage, class AccT, class InIt>
@@ -115,11 +129,7 @@ __device__ __forceinline__ bool load_exchange(InIt in, offset_t warp_first, int 
       using vector_t = typename Storage::vector_t;
       const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
 #pragma unroll
-      for (int j = 0; j < Storage::vectors_per_thread; ++j) {
-        const vector_t v = from[j * kWarpThreads];
-#pragma unroll
-        for (int c = 0; c < Storage::vector_items; ++c) x[j * Storage::vector_items + c] = v.v[c];
-      }
+      for (int j = 0; j < Storage::vectors_per_thread; ++j) set_vector_at<Storage>(x, j, from[j * kWarpThreads]);
       return true;
     }
   }
@@ -141,10 +151,7 @@ __device__ __forceinline__ void store_exchange(bool vectors, const AccT (&x)[Ite
       vector_t* slots = Storage::vector_slots(ex);
 #pragma unroll
       for (int j = 0; j < Storage::vectors_per_thread; ++j) {
-        vector_t v;
-#pragma unroll
-        for (int c = 0; c < Storage::vector_items; ++c) v.v[c] = x[j * Storage::vector_items + c];
-        slots[Storage::swizzled(j * kWarpThreads + lane)] = v;
+        slots[Storage::swizzled(j * kWarpThreads + lane)] = vector_at<Storage>(x, j);
       }
       __syncwarp();
       return;
@@ -173,9 +180,7 @@ __device__ __forceinline__ void read_blocked(bool vectors, Storage& storage, Acc
       const typename Storage::vector_t* slots = Storage::vector_slots(ex);
 #pragma unroll
       for (int q = 0; q < Storage::vectors_per_thread; ++q) {
-        const auto x = slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)];
-#pragma unroll
-        for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = x.v[c];
+        set_vector_at<Storage>(items, q, slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)]);
       }
       return;
     }
@@ -204,10 +209,7 @@ __device__ __forceinline__ void store_tile(OutIt out, offset_t first, offset_t w
         vector_t* slots = Storage::vector_slots(ex);
 #pragma unroll
         for (int q = 0; q < Storage::vectors_per_thread; ++q) {
-          vector_t x;
-#pragma unroll
-          for (int c = 0; c < Storage::vector_items; ++c) x.v[c] = items[q * Storage::vector_items + c];
-          slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)] = x;
+          slots[Storage::swizzled(lane * Storage::vectors_per_thread + q)] = vector_at<Storage>(items, q);
         }
         __syncwarp();
         vector_t* to = reinterpret_cast<vector_t*>(out + warp_first) + lane;
