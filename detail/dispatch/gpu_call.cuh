@@ -1,9 +1,10 @@
 #pragma once
 // What every GPU entry point does around its work, in one place: the
 // policy's memory resource in scope for the call, the policy's stream
-// checked against the current device (a stream of another device, or of a
-// context destroyed by cudaDeviceReset, is refused before anything is
-// enqueued), and, for the algorithms that return a value on the host, the
+// checked against the current device (a stream of another device is refused
+// before anything is enqueued; one destroyed by cudaDeviceReset is refused
+// where the driver reports it, its use being undefined in CUDA), and, for
+// the algorithms that return a value on the host, the
 // wait for it (refused inside a stream capture, which cannot be waited for).
 
 #include <cascade/error.cuh>

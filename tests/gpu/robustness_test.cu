@@ -96,19 +96,14 @@ TEST_F(Robustness, CallsSurviveDeviceResets) {
   }
 }
 
-// A stream made before a reset is gone: a clear cascade::cuda_error, never a
-// crash; the next calls on live streams work.
-TEST_F(Robustness, StreamFromBeforeAResetIsACudaError) {
-  cudaStream_t stale;
-  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stale, cudaStreamNonBlocking));
-  check_all_algorithms(cascade::cuda.on(stale), 400);
-  CASCADE_TEST_CUDA(cudaDeviceReset());
-  const auto d = to_device(small_ints(5000, 401));
-  thrust::device_vector<int> out(5000);
-  EXPECT_THROW(cascade::inclusive_scan(cascade::cuda.on(stale), d.begin(), d.end(), out.begin()), cascade::cuda_error);
-  EXPECT_THROW((void)cascade::reduce(cascade::cuda.on(stale), d.begin(), d.end()), cascade::cuda_error);
-  check_all_algorithms(cascade::cuda, 402);
-}
+// No case passes a stream made before a reset: the reset destroys it and
+// CUDA leaves its use undefined. Every driver query of such a handle
+// (cuStreamGetCtx, cuStreamGetId, cudaStreamQuery, ...) crashed the process in
+// about half of the tries and returned CUDA_ERROR_CONTEXT_IS_DESTROYED in the
+// rest, so cascade's stream check can only pass on what the driver reports
+// (README, "All of it belongs to its device's context"). The rounds above make
+// a new stream after each reset, which the driver may place at the old one's
+// address: those calls must work.
 
 // -------------------------------------------------------------- capture ----
 
