@@ -87,7 +87,9 @@ template <class Storage, class AccT, class It>
 inline constexpr bool vector_io_v =
     Storage::vectorizable && std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, AccT>;
 
-// A thread's items q * vector_items .. as one 16-byte vector, and back.
+// A thread's items q * vector_items .. as one 16-byte vector, and back. The
+// vector comes by value: bound to a reference into memory, its items were
+// read one by one (four 4-byte loads where one 16-byte load would do).
 template <class Storage, class AccT, int Items>
 __device__ __forceinline__ typename Storage::vector_t vector_at(const AccT (&items)[Items], int q) {
   typename Storage::vector_t v;
@@ -96,7 +98,7 @@ __device__ __forceinline__ typename Storage::vector_t vector_at(const AccT (&ite
   return v;
 }
 template <class Storage, class AccT, int Items>
-__device__ __forceinline__ void set_vector_at(AccT (&items)[Items], int q, const typename Storage::vector_t& v) {
+__device__ __forceinline__ void set_vector_at(AccT (&items)[Items], int q, const typename Storage::vector_t v) {
 #pragma unroll
   for (int c = 0; c < Storage::vector_items; ++c) items[q * Storage::vector_items + c] = v.v[c];
 }
