@@ -53,7 +53,8 @@ struct carries {
 // segments: the totals of those that began and ended in the tile, init for
 // the empty ones, and the carries for those that cross its edges.
 template <class Tuning, class Segments, class ValueIt, class OutIt, class T, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+__global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins ? Tuning::searching_min_blocks_per_sm
+                                                                               : Tuning::min_blocks_per_sm)
     tiles_kernel(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op,
                  carries<typename Segments::id_type, T> carry) {
   using Id = typename Segments::id_type;

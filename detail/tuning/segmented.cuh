@@ -45,6 +45,15 @@ struct tile_totals_tuning {
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
+  // Where a tile searches for its segments (CSR offsets), its items stay in
+  // registers through the search; at 6 blocks (40 registers) some of them
+  // were spilled as they arrived, which waited for their loads. 5 blocks (48
+  // registers, no spill), against 6 in the same runs, H100, 2^26: offsets in
+  // segments of 4096 / 65536 / 2^22, int32 159 / 153 / 152 -> 127 / 115 /
+  // 115 us, float 128 / 127 / 128 -> 124 / 115 / 114; segments of 1-64 and
+  // power law within 2% either way (4 blocks: 6-17% slower there). Fixed
+  // sizes search nothing and keep 6 (at 5: 0-4% slower).
+  static constexpr int searching_min_blocks_per_sm = 5;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at
   // the launch bounds); offsets in segments of 4096 / 64, 6 blocks: 4 in
