@@ -5,6 +5,8 @@
 //   reduce/tune.t<threads>.r<rows>.m<min blocks>.c<max chunks>/<type>/<n>
 //   inclusive_scan/tune.t<threads>.i<items>.d<first poll ns>.s<poll spacing ns>.m<min blocks>.w<windows>
 //                 [.direct].p<prefetch KB>/<type>/<n>
+//   inclusive_scan/tune.{groups,textbook}.w<group window>.b<group batch>.d<first poll ns>.s<poll spacing ns>/<type>/<n>
+//                 (float and double: the reproducible rule on shared tiles, and the textbook rule beside it)
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -13,6 +15,7 @@
 #include <cascade/detail/scan/decoupled_lookback.cuh>
 
 #include <string>
+#include <type_traits>
 
 namespace bench {
 namespace {
@@ -50,6 +53,31 @@ struct scan_variant : cascade::detail::lookback_scan_tuning<T> {
   }
 };
 
+// The reproducible rule's pacing on the shared tiles the automatic scan
+// takes from 2^17 (float and double): groups polled in the first round trip
+// (Window), group totals completed per round trip (Batch), the first poll's
+// delay and the back-off; Textbook: the same tiles under the textbook rule.
+template <class T, int Window, int Batch, unsigned FirstPoll, unsigned Spin, bool Textbook = false>
+struct group_variant : cascade::detail::lookback_scan_shared_tuning<T> {
+  static constexpr int group_window = Window;
+  static constexpr int group_batch = Batch;
+  static constexpr unsigned first_poll_delay_ns = FirstPoll;
+  static constexpr unsigned spin_nanoseconds = Spin;
+  static constexpr bool textbook = Textbook;
+  static std::string name() {
+    return std::string(Textbook ? "tune.textbook" : "tune.groups") + ".w" + std::to_string(Window) + ".b" +
+           std::to_string(Batch) + ".d" + std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
+  }
+};
+
+// The rule a variant tunes: the textbook one where it polls more than one
+// window per round (which that rule alone has) or names it, else the
+// automatic scan's (the reproducible look-back).
+template <class Tuning, class = void>
+struct tunes_textbook : std::bool_constant<(Tuning::lookback_windows > 1)> {};
+template <class Tuning>
+struct tunes_textbook<Tuning, std::void_t<decltype(Tuning::textbook)>> : std::bool_constant<Tuning::textbook> {};
+
 template <class Tuning>
 struct variant_runner {
   static constexpr memory where = memory::device;
@@ -63,10 +91,8 @@ struct variant_runner {
   template <class T>
   auto bind(inclusive_scan_t, io<T> io) const {
     return [io] {
-      // The automatic scan's rule (the reproducible look-back); variants of
-      // more than one window per round tune the textbook rule, which alone has them.
       namespace lookback = cascade::detail::decoupled_lookback;
-      using rule = std::conditional_t<(Tuning::lookback_windows > 1), lookback::nearest_prefix, lookback::group_prefix>;
+      using rule = std::conditional_t<tunes_textbook<Tuning>::value, lookback::nearest_prefix, lookback::group_prefix>;
       lookback::run_tuned<Tuning, rule>(io.in, io.n, io.out, cascade::detail::scan_mode<T>{T{}, false, false},
                                         ::cuda::std::plus<>{}, io.stream);
     };
@@ -158,11 +184,22 @@ void register_host_costs() {
 
 }  // namespace
 
+template <class T>
+void register_groups(const options& opt, const char* type_name) {
+  register_variants<inclusive_scan_t, T,  //
+                    group_variant<T, 8, 4, 1200, 500, true>, group_variant<T, 8, 4, 1200, 500>,
+                    group_variant<T, 4, 4, 1200, 500>, group_variant<T, 3, 4, 1200, 500>,
+                    group_variant<T, 2, 4, 1200, 500>, group_variant<T, 1, 4, 1200, 500>,
+                    group_variant<T, 2, 2, 1200, 500>, group_variant<T, 1, 2, 1200, 500>>(opt, type_name);
+}
+
 void register_tuning(const options& opt) {
   if (!opt.tuning) return;
   register_host_costs();
   if (opt.wants_type("int32")) register_type<std::int32_t>(opt, "int32");
   if (opt.wants_type("double")) register_type<double>(opt, "double");
+  if (opt.wants_type("float")) register_groups<float>(opt, "float");
+  if (opt.wants_type("double")) register_groups<double>(opt, "double");
 }
 
 }  // namespace bench
