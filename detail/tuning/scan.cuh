@@ -69,9 +69,19 @@ struct lookback_scan_tuning {
   // with two tiles a group publishing, window 8 / 4 1.09x / 1.07x (one run
   // each). Batch 4 / 8 1.09x / 1.28x (8 needs more registers than the 64
   // that 8 blocks per SM allow).
+  // Later, with the group words apart, on the shared tiles (--tuning,
+  // tune.groups.w<window>.b<batch>, inclusive sum, time over the textbook
+  // rule in the same run, 2^24 / 2^26 / 2^28): H200 float, window 8 1.07 /
+  // 1.08 / 1.07, 4 1.04 / 1.06 / 1.03, 2 1.01 / 1.03 / 1.01, 1 1.01 / 1.02 /
+  // 1.00; double 1.10 / 1.12 / 1.12, 1.08 / 1.08 / 1.08, 1.05 / 1.05 / 1.05,
+  // 1.05 / 1.04 / 1.04. H100 float, window 8 1.04 / 1.02 / 1.02, 1 1.01 /
+  // 1.00 / 1.00; double 1.05 / 1.05 / 1.04, 1.02 / 1.03 / 1.03. The fewer
+  // group words each tile reads, the less they slow every tile's loads; the
+  // prefix is nearly always out one group back (h200-tuning-group-window*.json,
+  // h100-sxm-80gb-tuning-group-window.json).
   // Values past 16 bytes complete one group per round trip: four windows of
   // a 1 KB value unrolled took ptxas an hour and 13 GB.
-  static constexpr int group_window = 8;
+  static constexpr int group_window = 1;
   static constexpr int group_batch = sizeof(AccT) <= 16 ? 4 : 1;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
