@@ -22,13 +22,14 @@
 //
 // So the look-back is the textbook's, one level up. One round trip polls the
 // tile's own group's aggregates and the total and prefix of the group (or
-// few groups: Tuning::group_window) before it; a total not yet published is computed from its group's
-// aggregates (a few groups per round trip), and a group's first and last
-// tiles publish every total and prefix they compute, so the published
-// frontier moves many groups at a time. (When only a group's last tile
-// published P(g), the frontier moved one group per L2 round trip: 1.6-1.9x
-// the textbook rule's time on the H200.) A group's last tile publishes G(g)
-// as soon as its group's aggregates are in, before it looks further back.
+// Tuning::group_window groups) before it; a total not yet published is
+// computed from its group's aggregates (a few groups per round trip), and a
+// group's first and last tiles publish every total and prefix they compute,
+// so the published frontier moves many groups at a time. (When only a
+// group's last tile published P(g), the frontier moved one group per L2
+// round trip: 1.6-1.9x the textbook rule's time on the H200.) A group's last
+// tile publishes G(g) as soon as its group's aggregates are in, before it
+// looks further back.
 // Aggregates come with the silent-tile fallback: a tile's aggregate
 // recomputed with its own tree.
 //
