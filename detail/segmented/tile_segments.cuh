@@ -28,11 +28,16 @@ struct segment_begins {
   static_assert(TileItems + 2 <= 0xffff, "begins are staged in 16 bits");
   offset_t base;  // the tile's first item
   int begins;     // begin[k] holds segment first + k's begin, k < begins
-  Id first, last;  // the segments of the tile's first and last items
+  // Written before the staging's first barrier and read after it, while the
+  // fields above and below are written: 16-byte units of their own, since
+  // their reads may be merged into one 16-byte load (next to `begins`, that
+  // load raced with its write).
+  alignas(16) Id first;  // the segment of the tile's first item
+  Id last;               // and of its last
   Id probed_first;  // warp 0's search's probes (probed_begins), -1 if none
   // begin(first + k) - base + 1, clamped to [0, TileItems + 2]: exact
   // inside the tile, and on the right side of every item outside it.
-  unsigned short begin[capacity];
+  alignas(16) unsigned short begin[capacity];
 };
 
 // The segmentation as one tile sees it: begin(j) from shared memory where
