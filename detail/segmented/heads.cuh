@@ -146,4 +146,10 @@ struct segment_heads {
   }
 };
 
+// Whether the heads are numbered segments (the segmented scans' tuning).
+template <class Heads>
+inline constexpr bool numbered_heads_v = false;
+template <class Segments, int BeginsInFlight>
+inline constexpr bool numbered_heads_v<segment_heads<Segments, BeginsInFlight>> = true;
+
 }  // namespace cascade::detail

@@ -243,7 +243,9 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
 
 template <class C, class T, class Heads, class ValueIt, class Outputs, class Op>
 void run(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
-  using tuning = std::conditional_t<std::is_same_v<C, bool>, masked_scan_tuning<T>, counted_masked_scan_tuning<T>>;
+  using tuning = std::conditional_t<!std::is_same_v<C, bool>, counted_masked_scan_tuning<T>,
+                                    std::conditional_t<numbered_heads_v<Heads>, numbered_masked_scan_tuning<T>,
+                                                       masked_scan_tuning<T>>>;
   run_tuned<C, T, tuning>(heads, values, n, outputs, op, stream);
 }
 
