@@ -1,6 +1,8 @@
 // segmented_reduce, segmented_reduce_fixed, reduce_by_key,
 // inclusive_scan_by_key, exclusive_scan_by_key, segmented_inclusive_scan:
-// <algorithm>/<impl>/<type>/<n>/<shape>, impl in cascade, cub, thrust (where
+// <algorithm>/<impl>/<type>/<n>/<shape>, impl in cascade, cascade.into
+// (reduce_by_key_into: stream-ordered, as CUB's ReduceByKey; cascade's
+// reduce_by_key waits for its stream and reads the count), cub, thrust (where
 // Thrust has the algorithm), copy_limit (a device-to-device copy of the
 // bytes the algorithm must move). Sums of float and int32 at 2^16 and 2^26,
 // 64-bit offsets; shapes lenL (every segment L long), powerlaw (Pareto
@@ -134,6 +136,13 @@ std::function<void()> make_call(const std::string& algorithm, const std::string&
   }
   if (algorithm == "reduce_by_key") {
     if (impl == "cascade") return [=] { cascade::reduce_by_key(pol, d->k(), d->k() + n, d->v(), d->ko(), d->o()); };
+    // The stream-ordered form, the count left in device memory as CUB leaves it.
+    if (impl == "cascade.into") {
+      return [=] {
+        cascade::reduce_by_key_into(pol, d->k(), d->k() + n, d->v(), d->ko(), d->o(), d->r(), ::cuda::std::equal_to<>{},
+                                    plus{});
+      };
+    }
     if (impl == "thrust") return [=] { thrust::reduce_by_key(thrust::cuda::par.on(s), d->k(), d->k() + n, d->v(), d->ko(), d->o()); };
     return cub_call([=](void* t, std::size_t& b) {
       return cub::DeviceReduce::ReduceByKey(t, b, d->k(), d->ko(), d->v(), d->o(), d->r(), plus{}, n, s);
@@ -193,8 +202,9 @@ void register_type(const options& opt, const char* type_name) {
       for (const char* algorithm : algorithms) {
         const std::string alg = algorithm;
         if (alg == "segmented_reduce_fixed" && sh.rfind("len", 0) != 0) continue;
-        for (const char* impl : {"cascade", "cub", "thrust", "copy_limit"}) {
+        for (const char* impl : {"cascade", "cascade.into", "cub", "thrust", "copy_limit"}) {
           const std::string im = impl;
+          if (im == "cascade.into" && alg != "reduce_by_key") continue;
           if (im == "thrust" && alg.find("by_key") == std::string::npos) continue;
           const std::string name = alg + "/" + im + "/" + type_name + "/" + std::to_string(n) + "/" + sh;
           // Google Benchmark runs each repetition through this function
