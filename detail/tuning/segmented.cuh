@@ -125,9 +125,17 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 // H200, 2^26, two rounds, the group before only (the flat scans' window)
 // against 8: reduce_by_key 1.00-1.03x the time (0.98 with a power law),
 // while the scans by key took 0.95-0.98x and the segmented scans 0.97-1.00x.
+// At 5 blocks per SM (48 registers, spilling around the look-back) rather
+// than 4: H200, 2^26, three rounds (h200-segmented-masked-blocks.json),
+// reduce_by_key float / int32 0.93-0.94 / 0.93-0.95x the time at every shape
+// but runs of 1 (1.04 / 1.02), while the scans by key took 1.01-1.30x and
+// the segmented scans 0.95-1.23x; at 3 blocks (no spills) everything took
+// 1.08-1.24x. reduce_by_key alone at 5, against 4 (three rounds,
+// h200-segmented-rbk-blocks.json): 0.93-0.95x, runs of 1 1.02-1.05x.
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr int group_window = 8;
+  static constexpr int min_blocks_per_sm = 5;
 };
 
 }  // namespace cascade::detail
