@@ -132,6 +132,8 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 // the segmented scans 0.95-1.23x; at 3 blocks (no spills) everything took
 // 1.08-1.24x. reduce_by_key alone at 5, against 4 (three rounds,
 // h200-segmented-rbk-blocks.json): 0.93-0.95x, runs of 1 1.02-1.05x.
+// (Five blocks of 34 KB of shared memory fit sm_90's 228 KB; an A100's 164
+// KB holds four, where the bound costs registers for nothing: not measured.)
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr int group_window = 8;
