@@ -158,6 +158,10 @@ __host__ __device__ candidate<T, Index> select_later(const candidate<T, Index>& 
 template <class Comp, bool Max, bool InOrder = false>
 struct select_first {
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // launch bytes: the comparator's own (see place_tail)
+    b.append(comp);
+  }
   template <class T, class Index>
   __host__ __device__ candidate<T, Index> operator()(const candidate<T, Index>& a,
                                                      const candidate<T, Index>& b) const {
@@ -182,6 +186,10 @@ struct alignas(16) run_of {
 template <class Comp, bool Max, class T, class Index = std::uint64_t>
 struct from_run {
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // launch bytes: the comparator's own (see place_tail)
+    b.append(comp);
+  }
 #pragma nv_exec_check_disable
   __host__ __device__ candidate<T, Index> operator()(offset_t k, const run_of<T>& r) const {
     T best = r.v[0];
@@ -285,6 +293,11 @@ template <class Comp, class It, class Index = std::uint64_t>
 struct to_minmax_pair {
   It x;
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // see place_tail
+    b.append(x);
+    b.append(comp);
+  }
 #pragma nv_exec_check_disable
   __host__ __device__ minmax_state<value_t<It>, Index> operator()(offset_t k) const {
     return summarize_pair<Index>(k, x[2 * k], x[2 * k + 1], comp);
@@ -300,6 +313,10 @@ struct alignas(2 * sizeof(T)) pair_of {
 template <class Comp, class T, class Index = std::uint64_t>
 struct from_pair {
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // launch bytes: the comparator's own (see place_tail)
+    b.append(comp);
+  }
   __host__ __device__ minmax_state<T, Index> operator()(offset_t k, const pair_of<T>& p) const {
     return summarize_pair<Index>(k, p.a, p.b, comp);
   }
@@ -322,6 +339,10 @@ struct from_pair {
 template <class Comp, bool Unordered = false>
 struct combine_minmax {
   Comp comp;
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // launch bytes: the comparator's own (see place_tail)
+    b.append(comp);
+  }
 #pragma nv_exec_check_disable
   template <class T, class Index>
   __host__ __device__ minmax_state<T, Index> operator()(const minmax_state<T, Index>& a,

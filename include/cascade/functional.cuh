@@ -164,6 +164,15 @@ struct monoid_t {
   Op op;
   T identity;
 
+  // Its bytes as a kernel argument, member by member (an empty operator's
+  // byte and the padding after it are no value): repeated calls then compare
+  // equal and skip their graph update (detail/util/launch.cuh).
+  template <class Buffer>
+  void append_members(Buffer& b) const {
+    b.append(op);
+    b.append(identity);
+  }
+
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A&& a, B&& b) const
       -> decltype(op(static_cast<A&&>(a), static_cast<B&&>(b))) {
@@ -185,6 +194,11 @@ struct is_commutative<monoid_t<Op, T>> : is_commutative<Op> {};
 template <class Op>
 struct commutative_t {
   Op op;
+
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // see monoid_t
+    b.append(op);
+  }
 
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A&& a, B&& b) const

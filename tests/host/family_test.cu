@@ -336,6 +336,38 @@ TEST(LaunchArguments, ElementArgumentsCompareByTheirMembers) {
   const auto m = launch_bytes_of(minmax_out{nullptr, {x, 8, {}}});
   ASSERT_TRUE(m.second);
   EXPECT_NE(launch_bytes_of(minmax_out{nullptr, {x + 1, 8, {}}}).first, m.first);
+
+  // The items and the operators hold the comparator: its byte (empty, so
+  // padding) made every element call's launch incomparable until they named
+  // their members.
+  const auto* runs = reinterpret_cast<const run_of<double>*>(x);
+  using runs_t = indexed_transform<from_run<comp, false, double, std::uint32_t>, true, const run_of<double>*>;
+  const auto r = launch_bytes_of(runs_t({comp{}}, 0, runs));
+  ASSERT_TRUE(r.second);
+  EXPECT_EQ(r.first.size(), sizeof(offset_t) + sizeof(runs));  // the position and the pointer
+  EXPECT_EQ(launch_bytes_of(runs_t({comp{}}, 0, runs)).first, r.first);
+  EXPECT_NE(launch_bytes_of(runs_t({comp{}}, 0, runs + 1)).first, r.first);
+  const auto* pairs = reinterpret_cast<const pair_of<double>*>(x);
+  EXPECT_TRUE(launch_bytes_of(indexed_transform<from_pair<comp, double, std::uint32_t>, true, const pair_of<double>*>(
+                                  {comp{}}, 0, pairs))
+                  .second);
+  EXPECT_TRUE(launch_bytes_of(indexed_transform<to_minmax_pair<comp, const double*, std::uint32_t>, false>({x, {}}, 0))
+                  .second);
+  EXPECT_TRUE(launch_bytes_of(select_first<comp, false>{}).second);
+  EXPECT_TRUE(launch_bytes_of(combine_minmax<comp, true>{}).second);
+}
+
+// The library's operator wrappers as launch arguments: by their members, so
+// that a repeated reduce with monoid(op, identity) or commutative(op) skips
+// its graph update, and another identity does not.
+TEST(LaunchArguments, OperatorWrappersCompareByTheirMembers) {
+  const auto m = launch_bytes_of(cascade::monoid(cuda::std::plus<>{}, 0.0));
+  ASSERT_TRUE(m.second);
+  EXPECT_EQ(m.first.size(), sizeof(double));  // the identity; the empty operator has no bytes
+  EXPECT_EQ(launch_bytes_of(cascade::monoid(cuda::std::plus<>{}, 0.0)).first, m.first);
+  EXPECT_NE(launch_bytes_of(cascade::monoid(cuda::std::plus<>{}, 1.0)).first, m.first);
+  EXPECT_TRUE(launch_bytes_of(cascade::commutative(cuda::std::plus<>{})).second);
+  EXPECT_TRUE(launch_bytes_of(cascade::detail::device_operator(cascade::monoid(std::plus<>{}, 0))).second);
 }
 
 TYPED_TEST(HostFamily, EmptyRangesAndReversedRanges) {
