@@ -106,10 +106,21 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 // 512 / 256 / 128 / 64: double min 2^20 0.77 / 0.74 / 0.71 / 0.72, minmax
 // 0.67 / 0.65 / 0.58 / 0.59; int32 minmax 2^20 0.56 / 0.57 / 0.65 / 0.75,
 // 2^22 0.56 / 0.52 / 0.53 / 0.52; elsewhere within 0.02).
+//
+// And at least 256 chunks (not 512) while there are block steps for them:
+// each chunk's tree costs more for candidates than for sums, and at 512 the
+// reduce took 2-2.5 us longer at some sizes. H200, stream-ordered, pinned to
+// one CPU, medians of three runs (h200-element-tuning-fewest-chunks.json,
+// 512 / 256 / 128 / 64 chunks at least): min_element double 2^20 10.3 / 7.8
+// / 7.9 / 8.0 us, 2^21 11.1 / 11.0 / 10.9 / 10.8; int32 2^21 8.4 / 6.9 / 6.9
+// / 7.0; minmax_element double 2^21 15.0 / 12.0 / 12.1 / 11.8, int32 2^22
+// 10.2 / 9.5 / 9.7 / 9.5; 64 took 1-4 us longer at 2^19..2^20; 2^16..2^18
+// and 2^22 (8-byte) within 0.2 us.
 template <class T>
 struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;  // a run is one 16-byte load
   static constexpr long long max_chunks = 2048;
+  static constexpr long long min_chunks = 256;
 };
 
 // minmax_element: the accumulator is a 20- or 40-byte state (the min and max
@@ -135,6 +146,7 @@ struct minmax_reduce_tuning : single_pass_reduce_tuning<T> {
   static constexpr int min_blocks_per_sm = sizeof(T) <= 4 ? 4 : 2;
   static constexpr int rows_in_flight = sizeof(T) <= 4 ? 4 : 8;
   static constexpr long long max_chunks = sizeof(T) <= 4 ? 2048 : 512;
+  static constexpr long long min_chunks = 256;  // as min_element's (above)
 };
 
 // Read as pairs (pair_of<T>: 16-byte vectors of two pairs for 4-byte items).
