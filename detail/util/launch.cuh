@@ -20,6 +20,7 @@
 // graph launch directly.
 
 #include <cascade/detail/util/check.cuh>
+#include <cascade/detail/util/launch_members.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
 #include <cuda_runtime_api.h>
@@ -107,7 +108,13 @@ struct argument_buffer {
       return;
     } else if constexpr (has_append_members<T, argument_buffer>::value) {
       value.append_members(*this);
+    } else if constexpr (launch_members<T>::available) {
+      launch_members<T>::append(*this, value);  // thrust's fancy iterators (util/launch_members.cuh)
     } else if constexpr (std::is_scalar_v<T> || std::has_unique_object_representations_v<T>) {
+      if (size + sizeof(T) > Capacity) {  // members named by hand that outgrow their object
+        comparable = false;
+        return;
+      }
       std::memcpy(data + size, &value, sizeof(T));
       size += sizeof(T);
     } else {

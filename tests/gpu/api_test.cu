@@ -11,6 +11,7 @@
 
 #include <thrust/copy.h>
 #include <thrust/equal.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -144,6 +145,40 @@ TEST_F(Api, CountingAndTransformIterators) {
   poison(out);
   cascade::inclusive_scan(cascade::cuda, squares, squares + n, out.begin());
   EXPECT_EQ(to_host(out), cub_scan(materialised, scan_kind::inclusive, std::int64_t{0}, plus{}));
+}
+
+// Fancy iterators compare by their members as launch arguments
+// (util/launch_members.cuh): a repeated reduce over the same one launches its
+// graph unchanged, and one that starts elsewhere, reads another array or
+// holds another value must still get its own answer, on one stream.
+struct small_square {
+  __host__ __device__ std::int64_t operator()(std::int64_t v) const { return (v % 1000) * (v % 1000); }
+};
+TEST_F(Api, RepeatedFancyIteratorsTakeEachCallsIterator) {
+  const std::int64_t n = (1 << 20) + 7;  // many chunks: the chunk kernel's graph
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto policy = cascade::cuda.on(stream);
+  const std::vector<std::int64_t> h0 = random_input<std::int64_t, plus>(n, 61), h1 = random_input<std::int64_t, plus>(n, 62);
+  const auto d0 = to_device(h0), d1 = to_device(h1);
+  for (std::int64_t start : {0ll, 0ll, 5ll, 5ll, 1000003ll, 0ll}) {
+    thrust::counting_iterator<std::int64_t> count(start);
+    ASSERT_EQ(cascade::reduce(policy, count, count + n, std::int64_t{0}), n * start + n * (n - 1) / 2)
+        << "start " << start;
+  }
+  for (int call = 0; call < 6; ++call) {
+    const auto& d = call % 3 == 1 ? d1 : d0;
+    const auto& h = call % 3 == 1 ? h1 : h0;
+    auto squares = thrust::make_transform_iterator(d.begin(), small_square{});
+    std::int64_t want = 0;
+    for (std::int64_t v : h) want += small_square{}(v);
+    ASSERT_EQ(cascade::reduce(policy, squares, squares + n, std::int64_t{0}), want) << "call " << call;
+  }
+  for (std::int64_t value : {3ll, 3ll, 4ll, 3ll}) {
+    thrust::constant_iterator<std::int64_t> same(value);
+    ASSERT_EQ(cascade::reduce(policy, same, same + n, std::int64_t{0}), value * n) << "value " << value;
+  }
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 TEST_F(Api, NonDefaultStreams) {

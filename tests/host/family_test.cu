@@ -11,6 +11,11 @@
 #include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/launch.cuh>
 
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -368,6 +373,31 @@ TEST(LaunchArguments, OperatorWrappersCompareByTheirMembers) {
   EXPECT_NE(launch_bytes_of(cascade::monoid(cuda::std::plus<>{}, 1.0)).first, m.first);
   EXPECT_TRUE(launch_bytes_of(cascade::commutative(cuda::std::plus<>{})).second);
   EXPECT_TRUE(launch_bytes_of(cascade::detail::device_operator(cascade::monoid(std::plus<>{}, 0))).second);
+}
+
+// Thrust's fancy iterators as launch arguments: by what makes them what they
+// are (position, value, functor, underlying iterators), so that a repeated
+// reduce over one skips its graph update and one moved along does not.
+struct twice {
+  __host__ __device__ int operator()(int x) const { return 2 * x; }
+};
+TEST(LaunchArguments, FancyIteratorsCompareByTheirMembers) {
+  const int x[4] = {};
+  const auto counting = launch_bytes_of(thrust::counting_iterator<int>(3));
+  ASSERT_TRUE(counting.second);
+  EXPECT_EQ(launch_bytes_of(thrust::counting_iterator<int>(3)).first, counting.first);
+  EXPECT_NE(launch_bytes_of(thrust::counting_iterator<int>(4)).first, counting.first);
+  const auto transformed = launch_bytes_of(thrust::make_transform_iterator(x, twice{}));
+  ASSERT_TRUE(transformed.second);
+  EXPECT_EQ(transformed.first.size(), sizeof(const int*));  // the pointer; the functor has no bytes
+  EXPECT_NE(launch_bytes_of(thrust::make_transform_iterator(x + 1, twice{})).first, transformed.first);
+  const auto constant = launch_bytes_of(thrust::constant_iterator<float>(1.5f));
+  ASSERT_TRUE(constant.second);
+  EXPECT_NE(launch_bytes_of(thrust::constant_iterator<float>(2.5f)).first, constant.first);
+  EXPECT_NE(launch_bytes_of(thrust::constant_iterator<float>(1.5f) + 1).first, constant.first);
+  const auto zipped = launch_bytes_of(thrust::make_zip_iterator(x, thrust::counting_iterator<int>(0)));
+  ASSERT_TRUE(zipped.second);
+  EXPECT_NE(launch_bytes_of(thrust::make_zip_iterator(x, thrust::counting_iterator<int>(1))).first, zipped.first);
 }
 
 TYPED_TEST(HostFamily, EmptyRangesAndReversedRanges) {
