@@ -50,6 +50,9 @@ struct launch_members<thrust::counting_iterator<I, S, Tr, D>> {
   }
 };
 
+#if defined(_CCCL_SUPPRESS_DEPRECATED_PUSH)
+_CCCL_SUPPRESS_DEPRECATED_PUSH  // thrust::constant_iterator is deprecated in CCCL 3.6, still accepted
+#endif
 template <class V, class I, class S>
 struct launch_members<thrust::constant_iterator<V, I, S>> {
   static constexpr bool available = true;
@@ -59,6 +62,9 @@ struct launch_members<thrust::constant_iterator<V, I, S>> {
     b.append(it.base());  // and the position (a counting iterator)
   }
 };
+#if defined(_CCCL_SUPPRESS_DEPRECATED_POP)
+_CCCL_SUPPRESS_DEPRECATED_POP
+#endif
 
 template <class F, class It, class R, class V>
 struct launch_members<thrust::transform_iterator<F, It, R, V>> {

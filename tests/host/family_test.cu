@@ -391,10 +391,16 @@ TEST(LaunchArguments, FancyIteratorsCompareByTheirMembers) {
   ASSERT_TRUE(transformed.second);
   EXPECT_EQ(transformed.first.size(), sizeof(const int*));  // the pointer; the functor has no bytes
   EXPECT_NE(launch_bytes_of(thrust::make_transform_iterator(x + 1, twice{})).first, transformed.first);
+#if defined(_CCCL_SUPPRESS_DEPRECATED_PUSH)
+  _CCCL_SUPPRESS_DEPRECATED_PUSH  // thrust::constant_iterator is deprecated in CCCL 3.6, still accepted
+#endif
   const auto constant = launch_bytes_of(thrust::constant_iterator<float>(1.5f));
   ASSERT_TRUE(constant.second);
   EXPECT_NE(launch_bytes_of(thrust::constant_iterator<float>(2.5f)).first, constant.first);
   EXPECT_NE(launch_bytes_of(thrust::constant_iterator<float>(1.5f) + 1).first, constant.first);
+#if defined(_CCCL_SUPPRESS_DEPRECATED_POP)
+  _CCCL_SUPPRESS_DEPRECATED_POP
+#endif
   const auto zipped = launch_bytes_of(thrust::make_zip_iterator(x, thrust::counting_iterator<int>(0)));
   ASSERT_TRUE(zipped.second);
   EXPECT_NE(launch_bytes_of(thrust::make_zip_iterator(x, thrust::counting_iterator<int>(1))).first, zipped.first);
