@@ -19,6 +19,7 @@
 // The scans (segmented and keyed) and reduce_by_key, whose outputs depend on
 // what precedes every item, run on the masked scan instead (masked_scan.cuh).
 
+#include <cascade/detail/primitives/block_reduce.cuh>
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
@@ -64,6 +65,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins 
   constexpr offset_t tile_size = segmented_tile_items<Tuning>;
   __shared__ segment_begins<Id, tile_size> staged;
   __shared__ block_scan_storage<threads / kWarpThreads, run> scan;
+  __shared__ block_reduce_storage<threads / kWarpThreads, T> reduced;
   // The tile's items pass through here on their way in (coalesced loads),
   // then it holds ends(p), the fold at item base + p (each warp its own slots).
   using exchange_t = tile_scan_storage<threads, items, T, tile_io::warp_transpose>;
@@ -95,54 +97,72 @@ __global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins 
     read_blocked(vectors, exchange, x);
     __syncwarp();  // the warp's slots are free for ends()
     const Id first = view.first, last = view.last;
-
-    // Bit k: item i0 + k begins a segment. Segments inside the threads (1, 2,
-    // 4, ... items, fixed sizes that divide a thread's items) start at every
-    // size-th item, and each thread folds its own, as below.
-    int inside = 0;  // their size
-    if constexpr (full) inside = segs.inside_threads(items);
-    unsigned starts = 0;
-    if (inside > 0) {
-      for (int k = 0; k < items; k += inside) starts |= 1u << k;
-    } else {
-      starts = segment_starts(view, segs, i0, count).starts;
-    }
-    // Each piece's fold at its last item; the first piece's also kept (head).
-    const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
-    const int head_end = __ffs(piece_ends) - 1;
-    T acc = x[0], head = x[0];
-    if (full && starts == 0) {  // inside one segment: a plain fold (long segments)
+    // The tile's total, in thread 0 at least.
+    T aggregate{};
+    if (full && first == last) {
+      // Inside one segment (segments of about a tile or longer): no starts,
+      // so the tile's total is a block reduction of its items in order, and
+      // no block scan of headed pieces. Only thread 0 walks the one segment
+      // below, and it is where the total is. H200, 2^26 floats in segments
+      // of 4096: 61 -> 35 M warp instructions (offsets), 60 -> 32 M (fixed
+      // size); segments of 4096 / 65536 / 2^22 took 0.82 / 0.90 / 0.91x the
+      // time by offsets, 0.89 / 0.93 / 0.93x by fixed size
+      // (h200-segmented-one-segment-tiles.json).
+      T acc = x[0];
 #pragma unroll
       for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
-      head = acc;
-      ends(p0 + items - 1) = acc;
+      aggregate = block_reduce(acc, op, threads, reduced);
+      if (threadIdx.x == 0) ends(valid - 1) = aggregate;  // after the reduction's barrier: every warp has its items
     } else {
+      // Bit k: item i0 + k begins a segment. Segments inside the threads (1, 2,
+      // 4, ... items, fixed sizes that divide a thread's items) start at every
+      // size-th item, and each thread folds its own, as below.
+      int inside = 0;  // their size
+      if constexpr (full) inside = segs.inside_threads(items);
+      unsigned starts = 0;
+      if (inside > 0) {
+        for (int k = 0; k < items; k += inside) starts |= 1u << k;
+      } else {
+        starts = segment_starts(view, segs, i0, count).starts;
+      }
+      // Each piece's fold at its last item; the first piece's also kept (head).
+      const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
+      const int head_end = __ffs(piece_ends) - 1;
+      T acc = x[0], head = x[0];
+      if (full && starts == 0) {  // inside one segment: a plain fold (long segments)
 #pragma unroll
-      for (int k = 0; k < items; ++k) {
-        if (!full && k >= count) break;
-        if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
-        if (k == head_end) head = acc;
-        if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+        for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
+        head = acc;
+        ends(p0 + items - 1) = acc;
+      } else {
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+          if (!full && k >= count) break;
+          if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
+          if (k == head_end) head = acc;
+          if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+        }
       }
-    }
-    if (inside > 0) {
-      // Every total is whole at its last item: each warp writes its own
-      // segments', coalesced, with no block scan and no walk over the
-      // segments (a segment per item took 1.65x CUB's time with them).
-      __syncwarp();
-      const int warp_first = warp_id() * warp_items;
-      const Id first_here = segs.segment_of(base + warp_first);
-      for (int s = lane_id(); s < warp_items / inside; s += kWarpThreads) {
-        out[first_here + Id(s)] = static_cast<T>(op(init, ends(warp_first + (s + 1) * inside - 1)));
+      if (inside > 0) {
+        // Every total is whole at its last item: each warp writes its own
+        // segments', coalesced, with no block scan and no walk over the
+        // segments (a segment per item took 1.65x CUB's time with them).
+        __syncwarp();
+        const int warp_first = warp_id() * warp_items;
+        const Id first_here = segs.segment_of(base + warp_first);
+        for (int s = lane_id(); s < warp_items / inside; s += kWarpThreads) {
+          out[first_here + Id(s)] = static_cast<T>(op(init, ends(warp_first + (s + 1) * inside - 1)));
+        }
+        return;
       }
-      return;
+      const block_scan_result<run> scanned =
+          block_scan(run{starts != 0, acc}, headed_op<Op>{op}, full ? threads : (valid + items - 1) / items, scan);
+      if ((full || count > 0) && threadIdx.x > 0 && !(starts & 1)) {
+        ends(p0 + head_end) = static_cast<T>(op(scanned.exclusive.value, head));
+      }
+      __syncthreads();
+      aggregate = scanned.aggregate.value;
     }
-    const block_scan_result<run> scanned =
-        block_scan(run{starts != 0, acc}, headed_op<Op>{op}, full ? threads : (valid + items - 1) / items, scan);
-    if ((full || count > 0) && threadIdx.x > 0 && !(starts & 1)) {
-      ends(p0 + head_end) = static_cast<T>(op(scanned.exclusive.value, head));
-    }
-    __syncthreads();
 
     // The tile's segments, from its first item's to its last item's.
     const offset_t tile_end = base + valid;
@@ -151,8 +171,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins 
       if (e == b) {
         out[j] = init;
       } else if (e > tile_end) {  // goes on past the tile (the last segment)
-        carry.last[tile] = scanned.aggregate.value;
-        if (b < base) carry.first[tile] = scanned.aggregate.value;  // and across the whole tile
+        carry.last[tile] = aggregate;
+        if (b < base) carry.first[tile] = aggregate;  // and across the whole tile
       } else if (b < base) {  // began in an earlier tile (the first segment): spans_kernel writes it
         carry.first[tile] = ends(int(e - 1 - base));
       } else {
