@@ -116,10 +116,20 @@ struct computed_reduce_tuning : single_pass_reduce_tuning<InputT> {
 // / 7.0; minmax_element double 2^21 15.0 / 12.0 / 12.1 / 11.8, int32 2^22
 // 10.2 / 9.5 / 9.7 / 9.5; 64 took 1-4 us longer at 2^19..2^20; 2^16..2^18
 // and 2^22 (8-byte) within 0.2 us.
+//
+// 8-byte values take up to 3072 chunks: at 2048 a chunk of 2^28 items is 1
+// MB, and min_element reached 93% of the read limit (CUB's ArgMin 96%).
+// H200, against CUB's ArgMin / ArgMax with the index copied home, in the
+// same runs, medians of three (h200-element-run-chunks.json), 2048 / 3072
+// chunks at most, double and int64: 2^24 0.79-0.81 / 0.79-0.80, 2^26
+// 0.90-0.92 / 0.90-0.92, 2^27 0.96-0.97 / 0.95-0.96, 2^28 1.02 / 0.98 (98%
+// of the read limit). 2^25 pays for it: 0.84-0.86 / 0.89-0.91, its 2731
+// chunks leaving the sixth round of resident blocks a sixth full. (4096 at
+// most, in a probe of the same calls: 2^26 0.94-0.95, 2^28 0.98.)
 template <class T>
 struct single_pass_reduce_tuning<run_of<T>> : single_pass_reduce_tuning<T> {
   static constexpr int vector_items = 1;  // a run is one 16-byte load
-  static constexpr long long max_chunks = 2048;
+  static constexpr long long max_chunks = sizeof(T) == 8 ? 3072 : 2048;
   static constexpr long long min_chunks = 256;
 };
 

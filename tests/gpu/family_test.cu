@@ -391,10 +391,11 @@ void expect_elements_like_std(const Policy& policy, It first, It last, HostIt h,
 }
 
 template <class T>
-void check_elements() {
+void check_elements(const std::vector<std::int64_t>& sizes = kSizes,
+                    std::initializer_list<int> nan_rates = {0, 20, 300000}) {
   stream_guard stream;
-  for (std::int64_t n : kSizes) {
-    for (int nan_per_million : {0, 20, 300000}) {
+  for (std::int64_t n : sizes) {
+    for (int nan_per_million : nan_rates) {
       if (!std::is_floating_point_v<T> && nan_per_million > 0) continue;
       SCOPED_TRACE("n " + std::to_string(n) + ", NaN per million " + std::to_string(nan_per_million));
       const auto h = tied_input<T>(n + 3, n + nan_per_million, nan_per_million);
@@ -416,6 +417,12 @@ TEST_F(Family, ElementsInt32) { check_elements<std::int32_t>(); }
 TEST_F(Family, ElementsInt64) { check_elements<std::int64_t>(); }
 TEST_F(Family, ElementsFloat) { check_elements<float>(); }
 TEST_F(Family, ElementsDouble) { check_elements<double>(); }
+
+// 8-byte values in more chunks than the finishing block reads in one pass
+// (up to 3072: 2731 at 2^25 + 5, 3072 at 2^26 + 1), aligned and not.
+const std::vector<std::int64_t> kManyChunks = capped({(std::int64_t(1) << 25) + 5, (std::int64_t(1) << 26) + 1});
+TEST_F(Family, ElementsOfManyChunksInt64) { check_elements<std::int64_t>(kManyChunks, {0}); }
+TEST_F(Family, ElementsOfManyChunksDouble) { check_elements<double>(kManyChunks, {0, 20}); }
 
 TEST_F(Family, ElementsDefaultComparatorAndShortNaNPatterns) {
   // -0 and +0 are equivalent under less: the earlier wins the min, the later the max.
