@@ -6,6 +6,8 @@
 #include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
+#include <nv/target>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -31,6 +33,23 @@ struct vectorizable<indexed_transform<F, true, It0, It...>>
                          ((vectorizable_pointer_v<It> && sizeof(value_t<It>) == sizeof(value_t<It0>)) && ...)> {};
 template <class It>
 inline constexpr bool vectorizable_v = vectorizable<It>::value;
+
+// 16 bytes from global to shared memory without passing through registers
+// (sm_80's cp.async, cached in L2 only: each byte is read once); completed
+// by the thread's next wait_copies_async. Before sm_80, a plain copy.
+template <class V>
+__device__ __forceinline__ void copy_16_async(V* to_shared, const V* from_global) {
+  static_assert(sizeof(V) == 16 && alignof(V) == 16, "one 16-byte unit");
+  NV_IF_ELSE_TARGET(NV_PROVIDES_SM_80,
+                    (asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                                      static_cast<unsigned>(__cvta_generic_to_shared(to_shared))),
+                                  "l"(__cvta_generic_to_global(from_global))
+                                  : "memory");),
+                    (*to_shared = *from_global;))
+}
+__device__ __forceinline__ void wait_copies_async() {
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (asm volatile("cp.async.wait_all;" ::: "memory");))
+}
 
 template <int V, bool Vectorized, class AccT, class It>
 __device__ __forceinline__ void load_items(It in, offset_t index, AccT (&items)[V]) {

@@ -29,26 +29,35 @@ __device__ __forceinline__ void each_input_array(const InIt& in, offset_t i, Fn 
   else if constexpr (names_arrays<InIt>::value) in.each_array(i, fn);
 }
 
-// Asks L2 for the inputs of the tile Tuning::prefetch_bytes after `tile`,
-// which a block starting about a wave later will read. A hint
-// (one bulk prefetch per array by one thread): no result depends on it.
+// Asks L2 for the whole 16-byte units of [p, p + count): a hint (one bulk
+// prefetch, sm_90; nothing before).
+template <class T>
+__device__ __forceinline__ void prefetch_l2(const T* p, offset_t count) {
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16;
+  const auto end = reinterpret_cast<std::uintptr_t>(p + count) / 16 * 16;
+  if (end > begin) {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin),
+                                                  "r"(unsigned(end - begin)) : "memory");))
+  }
+}
+
+// The tile whose inputs a block of tile `tile` asks for: the one
+// Tuning::prefetch_bytes of Value after it, which a block starting about a
+// wave later will read.
+template <class Tuning, offset_t TileItems, class Value>
+__device__ __forceinline__ offset_t tile_ahead(offset_t tile) {
+  constexpr offset_t tile_bytes = TileItems * offset_t(sizeof(Value));
+  return tile + (Tuning::prefetch_bytes > tile_bytes ? Tuning::prefetch_bytes / tile_bytes : 1);
+}
+
+// Asks L2 for the inputs of that tile (thread 0; a hint: no result depends on it).
 template <class Tuning, offset_t TileItems, class InIt>
 __device__ __forceinline__ void prefetch_tile(InIt in, offset_t n, offset_t tile) {
   if constexpr (Tuning::prefetch_bytes > 0 && (std::is_pointer_v<InIt> || names_arrays<InIt>::value)) {
-    constexpr offset_t tile_bytes = TileItems * offset_t(sizeof(value_t<InIt>));
-    constexpr offset_t ahead = Tuning::prefetch_bytes > tile_bytes ? Tuning::prefetch_bytes / tile_bytes : 1;
-    const offset_t first = (tile + ahead) * TileItems;
+    const offset_t first = tile_ahead<Tuning, TileItems, value_t<InIt>>(tile) * TileItems;
     if (threadIdx.x != 0 || first >= n) return;
     const offset_t count = min_of(n - first, TileItems);
-    each_input_array(in, first, [&](const auto* p) {
-      // Whole 16-byte units inside the tile's elements.
-      const auto begin = (reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16;
-      const auto end = reinterpret_cast<std::uintptr_t>(p + count) / 16 * 16;
-      if (end > begin) {
-        NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin),
-                                                      "r"(unsigned(end - begin)) : "memory");))
-      }
-    });
+    each_input_array(in, first, [&](const auto* p) { prefetch_l2(p, count); });
   }
 }
 

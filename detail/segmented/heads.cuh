@@ -63,6 +63,7 @@ struct key_heads {
   __device__ void each_array(offset_t i, Fn fn) const {
     if constexpr (std::is_pointer_v<KeyIt>) fn(keys + i);
   }
+  __device__ void prefetch(offset_t, offset_t, offset_t, offset_t) const {}  // (the keys: each_array)
   // Nothing to stage for the block: each warp reads its own keys.
   template <class Storage>
   __device__ const key_heads& stage(offset_t, int, Storage&) const {
@@ -139,6 +140,9 @@ struct segment_heads {
   __device__ bool head(offset_t i) const { return segs.begin(segs.segment_of(i)) == i; }
   template <class Fn>
   __device__ void each_array(offset_t, Fn) const {}
+  __device__ void prefetch(offset_t first, offset_t last, offset_t fewest, offset_t most) const {
+    segs.prefetch(first, last, fewest, most);
+  }
   template <offset_t TileItems>
   __device__ auto stage(offset_t base, int valid, segment_begins<id_type, TileItems>& s) const {
     const auto view = tile_view<TileItems, BeginsInFlight>(segs, base, valid, s);

@@ -189,6 +189,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   // the arrays the L2 prefetch asks for.
   const index_input<headed_items<Heads, ValueIt, C, T>> pairs{{heads, values}, 0};
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
+  prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
   const decoupled_lookback::silent_tile<threads, items, pair, decltype(pairs), tile_status<pair>, headed_op<Op>>
       recompute{pairs, status, headed_op<Op>{op}, decoupled_lookback::may_overlap(values, outputs)};
 

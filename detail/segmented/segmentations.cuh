@@ -3,6 +3,7 @@
 // in and where each one begins. Positions are relative to the first item the
 // algorithm covers. (Runs of equal keys: heads.cuh.)
 
+#include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
@@ -28,6 +29,17 @@ struct csr_segments {
   // Where a search for item i's segment starts: i's share of the items, as
   // a share of the segments (exact where the segments are of one length).
   __device__ Id guess(offset_t i) const { return static_cast<Id>(double(i) / double(items) * double(segments)); }
+  // Asks L2 for the offsets that a tile of the items [first, last] searches
+  // and stages (its segments' and the 32 around the guesses), where they
+  // number at least `fewest` and at most `most` (a hint).
+  __device__ void prefetch(offset_t first, offset_t last, offset_t fewest, offset_t most) const {
+    if constexpr (std::is_pointer_v<OffsetIt>) {
+      const Id lo = clamp_to<Id>(guess(first) - Id(kWarpThreads / 2), Id(0), segments);
+      const Id hi = clamp_to<Id>(guess(last) + Id(kWarpThreads / 2), lo, segments);
+      const offset_t count = offset_t(hi - lo) + 1;
+      if (count >= fewest && count <= most) prefetch_l2(offsets + lo, count);
+    }
+  }
   // Whether a segment may cross the edge of tiles of that many items.
   bool may_cross(offset_t) const { return true; }
   // The segments' size where every one lies inside one thread's `items`,

@@ -12,6 +12,7 @@
 // the first begins only; later ones are read from the offsets, and a walk
 // that would step over more than two segments searches instead.
 
+#include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/shuffle.cuh>
 #include <cascade/detail/util/iterator.cuh>
 #include <cascade/detail/util/math.cuh>
@@ -189,6 +190,19 @@ __device__ staged_segments<Segments, TileItems> tile_view(
     return stage_begins<TileItems, Batch>(segs, base, valid, s);
   } else {
     return {segs, segs.segments, base, segs.segment_of(base), segs.segment_of(base + valid - 1), 0, nullptr};
+  }
+}
+
+// Asks L2 for the segment begins that the tile prefetch_tile asks for will
+// search and stage (the block's last thread, beside thread 0's values),
+// where they number Tuning::begins_prefetch_min..max. A hint; `segs`:
+// numbered segments or a scan's heads (prefetch).
+template <class Tuning, offset_t TileItems, class Value, class Segments>
+__device__ __forceinline__ void prefetch_segments(const Segments& segs, offset_t n, offset_t tile) {
+  if constexpr (Tuning::prefetch_bytes > 0 && Tuning::begins_prefetch_max > 0) {
+    const offset_t first = tile_ahead<Tuning, TileItems, Value>(tile) * TileItems;
+    if (threadIdx.x != blockDim.x - 1 || first >= n) return;
+    segs.prefetch(first, min_of(n, first + TileItems) - 1, Tuning::begins_prefetch_min, Tuning::begins_prefetch_max);
   }
 }
 

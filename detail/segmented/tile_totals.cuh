@@ -46,6 +46,23 @@ struct carries {
   Id* closing;  // the segment begun in an earlier tile that ends in this one, else -1
 };
 
+// The tile's items pass through here on their way in (coalesced loads),
+// then it holds the folds at the pieces' ends.
+template <class Tuning, class T>
+using tile_exchange = tile_scan_storage<Tuning::block_threads, Tuning::items_per_thread, T, tile_io::warp_transpose>;
+
+// Whether a whole tile reaches the exchange by asynchronous copies through
+// its segment search: searched segments (CSR offsets) of an array of T.
+template <bool Full, class Tuning, class Segments, class ValueIt, class T>
+inline constexpr bool copies_tile = Full && Segments::stage_begins && vector_io_v<tile_exchange<Tuning, T>, T, ValueIt>;
+
+// The blocks per SM the tiles kernel is bounded for (the tuning says why).
+template <class Tuning, class Segments, class ValueIt, class T>
+inline constexpr int tiles_min_blocks = !Segments::stage_begins ? Tuning::min_blocks_per_sm
+                                        : copies_tile<true, Tuning, Segments, ValueIt, T>
+                                            ? Tuning::copying_min_blocks_per_sm
+                                            : Tuning::searching_min_blocks_per_sm;
+
 // Tile blockIdx.x of the n items. Each thread marks where segments start
 // among its items (a walk over the segment begins, not the items) and folds
 // its items; the fold at a piece's last item goes to ends(p) (shared memory,
@@ -54,8 +71,7 @@ struct carries {
 // segments: the totals of those that began and ended in the tile, init for
 // the empty ones, and the carries for those that cross its edges.
 template <class Tuning, class Segments, class ValueIt, class OutIt, class T, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins ? Tuning::searching_min_blocks_per_sm
-                                                                               : Tuning::min_blocks_per_sm)
+__global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
     tiles_kernel(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op,
                  carries<typename Segments::id_type, T> carry) {
   using Id = typename Segments::id_type;
@@ -66,9 +82,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins 
   __shared__ segment_begins<Id, tile_size> staged;
   __shared__ block_scan_storage<threads / kWarpThreads, run> scan;
   __shared__ block_reduce_storage<threads / kWarpThreads, T> reduced;
-  // The tile's items pass through here on their way in (coalesced loads),
-  // then it holds ends(p), the fold at item base + p (each warp its own slots).
-  using exchange_t = tile_scan_storage<threads, items, T, tile_io::warp_transpose>;
+  // ends(p): the fold at item base + p (each warp its own slots).
+  using exchange_t = tile_exchange<Tuning, T>;
   __shared__ exchange_t exchange;
   constexpr int warp_items = kWarpThreads * items;
   auto ends = [&](int p) -> T& {
@@ -88,12 +103,27 @@ __global__ void __launch_bounds__(Tuning::block_threads, Segments::stage_begins 
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
     // The tile's loads stay in flight while its segments are found (CSR
-    // offsets: the searches' and the staging's round trips).
+    // offsets: the searches' and the staging's round trips): in registers,
+    // or for a whole tile of an aligned array, by asynchronous copies that
+    // hold none (a misaligned one is read before the search instead).
     T x[items];
-    const bool vectors = load_exchange<full, items, exchange_t>(values, base + offset_t(warp_id()) * warp_items,
-                                                                warp_valid, full ? T{} : static_cast<T>(values[base]), x);
-    const auto view = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
-    store_exchange(vectors, x, exchange);
+    const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
+    bool vectors = false;
+    const auto view = [&] {
+      if constexpr (copies_tile<full, Tuning, Segments, ValueIt, T>) {
+        const bool copying = start_exchange_copies_if<full, T>(values, warp_first, exchange);
+        vectors = copying || fill_exchange<full, items>(values, warp_first, warp_valid, T{}, exchange);
+        const auto v = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
+        if (copying) finish_exchange_copies();
+        return v;
+      } else {
+        vectors = load_exchange<full, items, exchange_t>(values, warp_first, warp_valid,
+                                                         full ? T{} : static_cast<T>(values[base]), x);
+        const auto v = tile_view<tile_size, Tuning::begins_in_flight>(segs, base, valid, staged);
+        store_exchange(vectors, x, exchange);
+        return v;
+      }
+    }();
     read_blocked(vectors, exchange, x);
     __syncwarp();  // the warp's slots are free for ends()
     const Id first = view.first, last = view.last;

@@ -54,6 +54,17 @@ struct tile_totals_tuning {
   // power law within 2% either way (4 blocks: 6-17% slower there). Fixed
   // sizes search nothing and keep 6 (at 5: 0-4% slower).
   static constexpr int searching_min_blocks_per_sm = 5;
+  // Where a whole tile of an aligned array reaches shared memory by
+  // asynchronous copies through the search (segmented/tile_totals.cuh), no
+  // register holds it: 6 blocks as for fixed sizes, 40 registers and no
+  // spill. H200, 2^26, three rounds against the register loads at 5 blocks
+  // (h200-segmented-copies-prefetch.json): offsets float / int32 in
+  // segments of 16 / 64 / 256 0.93 / 0.90 / 0.95x, 0.98 / 0.95 / 0.95x, of
+  // 4096 0.94 / 0.96x, of 65536 and 2^22 0.94-0.98x, power law 0.93 / 0.94x,
+  // of 1 1.00x. At 8 blocks (32 registers, spilling) segments of 4096 and
+  // longer took 1.22-1.30x. (Before 97c0c45's one-segment tiles the same
+  // copies took 0.98-1.15x: h200-segmented-async-copies.json.)
+  static constexpr int copying_min_blocks_per_sm = 6;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at
   // the launch bounds); offsets in segments of 4096 / 64, 6 blocks: 4 in
@@ -105,6 +116,9 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   static constexpr int group_batch = 1;
   // Segment begins (CSR offsets) each thread reads at once while staging.
   static constexpr int begins_in_flight = 4;
+  // The offsets a tile a wave ahead will search and stage, asked of L2 where
+  // there are this many (tile_segments.cuh, prefetch_segments): none here.
+  static constexpr offset_t begins_prefetch_min = 1, begins_prefetch_max = 0;
 };
 
 // The segmented scans' (numbered segments, CSR offsets): a tile reaches its
@@ -117,9 +131,20 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // wait at all: the segmented scans alike, the keyed forms 1.00-1.08x; the
 // keyed forms at 2000 ns within 1% of 1200, at 3000 1.09-1.18x:
 // h200-segmented-keyed-pacing.json).
+//
+// The offsets of the tile a wave ahead (where its values are prefetched) are
+// asked of L2 too, where a tile spans 64-2048 of them: its search and staging
+// waited longer for them than for its values. H200, 2^26, three rounds,
+// against none: segmented_inclusive_scan float / int32 in segments of 4 / 16
+// / 64 0.96 / 0.94 / 0.93x, 0.99 / 0.94 / 0.95x, half empty 0.93x, power law
+// 0.93x; but prefetching every tile's took 1.02-1.03x at segments of 1 (4096
+// offsets a tile) and of 65536 and 2^22 (33, shared with its neighbours and
+// in L2 already); segmented_reduce gained nothing measurable (its values
+// arrive by asynchronous copies).
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr unsigned first_poll_delay_ns = 400;
+  static constexpr offset_t begins_prefetch_min = 64, begins_prefetch_max = 2048;
 };
 
 // reduce_by_key's: its counted heads never absorb, so its tiles wait for
