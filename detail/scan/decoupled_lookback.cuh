@@ -126,7 +126,12 @@ __device__ AccT look_back(const Status& status, offset_t tile, const maybe<AccT>
       }
       return pending;
     };
-    for (int polls = 1; poll(polls == 1) && polls < Tuning::polls_before_fallback; ++polls) __nanosleep(spin_ns);
+    // The warp polls together while any lane waits: lanes that stopped early
+    // waited for the rest at the ballots below, diverged, which cost the
+    // reduce's finish (the same loop) 3 us.
+    for (int polls = 1; __any_sync(kFullMask, poll(polls == 1)) && polls < Tuning::polls_before_fallback; ++polls) {
+      __nanosleep(spin_ns);
+    }
 
 #pragma unroll
     for (int k = 0; k < windows; ++k) {
