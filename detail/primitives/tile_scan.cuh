@@ -173,33 +173,27 @@ __device__ __forceinline__ bool fill_exchange(InIt in, offset_t warp_first, int 
   return vectors;
 }
 
-// fill_exchange's vector path by asynchronous copies (sm_80's cp.async):
-// each lane's 16-byte vectors go from memory straight to its slots, so a
-// kernel that waits on something else first (a segment search) keeps its
-// tile in flight through that wait without registers holding it (and so
-// without giving up blocks per SM for them). `in`: a whole tile of aligned
-// AccT (exchange_vectors). finish_exchange_copies waits for the lane's
-// copies and shows the warp's slots to all its lanes. Before sm_80 the
-// copies are plain loads and stores, done when started.
-template <class Storage, class AccT>
-__device__ __forceinline__ void start_exchange_copies(const AccT* in, offset_t warp_first, Storage& storage) {
-  static_assert(Storage::vectorizable, "asynchronous copies move 16-byte vectors");
-  using vector_t = typename Storage::vector_t;
-  const int lane = lane_id();
-  const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
-  vector_t* slots = Storage::vector_slots(&storage.exchange[warp_id() * Storage::warp_slots]);
-#pragma unroll
-  for (int j = 0; j < Storage::vectors_per_thread; ++j) {
-    copy_16_async(&slots[Storage::swizzled(j * kWarpThreads + lane)], from + j * kWarpThreads);
-  }
-}
-// Starts them where they apply (a whole tile between aligned arrays of
-// AccT) and says whether it did.
+// fill_exchange's vector path by asynchronous copies (sm_80's cp.async),
+// where it applies (a whole tile between aligned arrays of AccT; returns
+// whether it did): each lane's 16-byte vectors go from memory straight to
+// its slots, so a kernel that waits on something else first (a segment
+// search) keeps its tile in flight through that wait without registers
+// holding it (and so without giving up blocks per SM for them).
+// finish_exchange_copies waits for the lane's copies and shows the warp's
+// slots to all its lanes. Before sm_80 the copies are plain loads and
+// stores, done when started.
 template <bool Full, class AccT, class Storage, class InIt>
 __device__ __forceinline__ bool start_exchange_copies_if(InIt in, offset_t warp_first, Storage& storage) {
   if constexpr (Full && vector_io_v<Storage, AccT, InIt>) {
     if (exchange_vectors<Full, Storage, AccT>(in)) {
-      start_exchange_copies(static_cast<const AccT*>(in), warp_first, storage);
+      using vector_t = typename Storage::vector_t;
+      const int lane = lane_id();
+      const vector_t* from = reinterpret_cast<const vector_t*>(in + warp_first) + lane;
+      vector_t* slots = Storage::vector_slots(&storage.exchange[warp_id() * Storage::warp_slots]);
+#pragma unroll
+      for (int j = 0; j < Storage::vectors_per_thread; ++j) {
+        copy_16_async(&slots[Storage::swizzled(j * kWarpThreads + lane)], from + j * kWarpThreads);
+      }
       return true;
     }
   }
