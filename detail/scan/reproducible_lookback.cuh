@@ -232,11 +232,14 @@ struct group_prefix {
 
   // Called by the tile's first warp; returns the tile's exclusive prefix
   // (init included; none for tile 0 without init). `absorbing`: whether the
-  // tile's aggregate absorbs what precedes it.
+  // tile's aggregate absorbs what precedes it. `needed`: false where no
+  // output of the tile depends on its prefix (its first item absorbs it,
+  // a segmented scan's tile that begins with a segment): the tile then
+  // publishes and returns nothing, without waiting for its predecessors.
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
   __device__ static maybe<AccT> exclusive_prefix(const Status& tiles, offset_t tile, const AccT& aggregate,
                                                  bool absorbing, const maybe<AccT>& init, Op op,
-                                                 Recompute aggregate_of) {
+                                                 Recompute aggregate_of, bool needed = true) {
     constexpr bool can = can_absorb<Op, AccT>;
     const int lane = lane_id();
     const offset_t group = tile / group_tiles;
@@ -245,6 +248,15 @@ struct group_prefix {
     const strided_words<Status> total_words{tiles.after(offset_t(gridDim.x)), 2 * word_stride};
     const strided_words<Status> prefix_words{tiles.after(offset_t(gridDim.x) + word_stride), 2 * word_stride};
     if (lane == 0) tiles.publish(tile, absorbing ? tile_absorbing : tile_aggregate, aggregate);
+    if (!needed && absorbing) {
+      // S_g(position) is the aggregate itself (an absorbing lane ends every
+      // scan over it): a group's last tile has its total and prefix at once.
+      if (last && lane == 0) {
+        total_words.publish(group, tile_absorbing, aggregate);
+        prefix_words.publish(group, tile_prefix, aggregate);
+      }
+      return {AccT{}, false};
+    }
     if (tile > 0) pace_first_poll<Tuning>();
     // One round trip asks for this group's tiles before this one and the
     // totals and prefixes of the Tuning::group_window groups before this one.

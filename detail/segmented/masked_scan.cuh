@@ -24,6 +24,7 @@
 // (reduce_by_key's run index) never absorb: the count adds up.
 
 #include <cascade/detail/primitives/block_scan.cuh>
+#include <cascade/detail/primitives/partial_barrier.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/scan/decoupled_lookback.cuh>
@@ -96,6 +97,38 @@ struct scanned_values {
     store_tile<Full, Items, tile_io::warp_transpose>(out, at.i0, at.warp_first, at.count, at.warp_valid, exchange, x);
   }
 };
+
+// The tile's prefix (uncounted heads), found by its first warp, for the
+// warps that need it: those with no segment head before their first item
+// (lane 0's; `starts` and `exclusive` from the block scan). The others go on
+// at once with none (their outputs do not depend on it), and where no warp
+// needs it the first warp does not wait for its predecessors either
+// (reproducible_lookback.cuh). An in-place scan's outputs wait for the
+// tile's publication all the same (decoupled_lookback.cuh). Counted heads
+// (reduce_by_key) take block_prefix: the count numbers every warp's runs.
+template <class Tuning, class Rule, class Status, class T, class First, class Op, class Recompute>
+__device__ maybe<headed<bool, T>> tile_prefix(const Status& status, offset_t tile, const headed<bool, T>& aggregate,
+                                              unsigned starts, const headed<bool, T>& exclusive, First first, Op op,
+                                              const Recompute& recompute, maybe<headed<bool, T>>& slot) {
+  using Pair = headed<bool, T>;
+  using handed = partial_barrier<1>;
+  const maybe<Pair> none{Pair{}, false};
+  const bool warp_needs = !__shfl_sync(kFullMask, (starts & 1) || (threadIdx.x > 0 && exclusive.heads), 0);
+  if (warp_id() == 0) {
+    const maybe<Pair> p = Rule::template exclusive_prefix<Tuning>(
+        status, tile, aggregate, decoupled_lookback::absorbs(op, aggregate, first), none, op, recompute, warp_needs);
+    if (recompute.in_place) __threadfence();  // the tile's publications before its outputs
+    if (lane_id() == 0) slot = p;
+    handed::sync();
+    return p;
+  }
+  if (!warp_needs && !recompute.in_place) {
+    handed::arrive();
+    return none;
+  }
+  handed::sync();
+  return slot;
+}
 
 // N values of T in registers where Has, else nothing (T need not be default constructible then).
 template <bool Has, class T, int N>
@@ -213,9 +246,17 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     const block_scan_result<pair> scanned = block_scan(pair{heads_in<C>(h.starts), acc}, headed_op<Op>{op},
                                                        full ? threads : (valid + items - 1) / items, scan);
     // The values wait in the exchange through the look-back, not in registers.
-    const maybe<pair> none{pair{}, false};
-    const maybe<pair> before = decoupled_lookback::block_prefix<Tuning, Rule>(
-        status, tile, scanned.aggregate, [&] { return pairs[base]; }, none, headed_op<Op>{op}, recompute, prefix[0]);
+    const auto first = [&] { return pairs[base]; };
+    const maybe<pair> before = [&] {
+      if constexpr (std::is_same_v<C, bool>) {
+        return tile_prefix<Tuning, Rule>(status, tile, scanned.aggregate, h.starts, scanned.exclusive, first,
+                                         headed_op<Op>{op}, recompute, prefix[0]);
+      } else {
+        return decoupled_lookback::block_prefix<Tuning, Rule>(status, tile, scanned.aggregate, first,
+                                                              maybe<pair>{pair{}, false}, headed_op<Op>{op}, recompute,
+                                                              prefix[0]);
+      }
+    }();
     const prefixes<pair> p{before, threadIdx.x > 0 ? then(before, scanned.exclusive, headed_op<Op>{op}) : before,
                            scanned.aggregate};
     read_blocked(vectors, exchange, x);

@@ -666,7 +666,18 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
     expect_equal(to_host(inout), want);
 
+    // Not in place: the warps after a tile's first head write before its prefix is found.
     const auto d_v = to_device(v);
+    thrust::device_vector<std::int32_t> scanned(n);
+    poison(scanned);
+    std::int32_t* q = scanned.data().get();
+    d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
+        heads, d_v.data().get(), n,
+        d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{q, {0, false}, plus{}}, plus{},
+        cudaStream_t{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    expect_equal(to_host(scanned), want);
+
     thrust::device_vector<std::int32_t> keys_out(n), totals(n);
     thrust::device_vector<std::int64_t> count(1);
     poison(keys_out), poison(totals), poison(count);
