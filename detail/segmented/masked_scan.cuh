@@ -107,9 +107,10 @@ struct scanned_values {
 // tile's publication all the same (decoupled_lookback.cuh). Counted heads
 // (reduce_by_key) take block_prefix: the count numbers every warp's runs.
 template <class Tuning, class Rule, class Status, class T, class First, class Op, class Recompute>
-__device__ maybe<headed<bool, T>> tile_prefix(const Status& status, offset_t tile, const headed<bool, T>& aggregate,
-                                              unsigned starts, const headed<bool, T>& exclusive, First first, Op op,
-                                              const Recompute& recompute, maybe<headed<bool, T>>& slot) {
+__device__ maybe<headed<bool, T>> prefix_for_warps(const Status& status, offset_t tile,
+                                                   const headed<bool, T>& aggregate, unsigned starts,
+                                                   const headed<bool, T>& exclusive, First first, Op op,
+                                                   const Recompute& recompute, maybe<headed<bool, T>>& slot) {
   using Pair = headed<bool, T>;
   using handed = partial_barrier<1>;
   const maybe<Pair> none{Pair{}, false};
@@ -145,6 +146,13 @@ struct registers_if<false, T, N> {};
 // gathered in shared memory and written coalesced (one run per item wrote
 // 1.5 ms at 2^26 item by item, 64 bytes apart across a warp), where the keys
 // have slots there (key_heads::exchanged), else item by item.
+//
+// In a tile of about a run per item a thread's consecutive runs sit Items
+// slots apart across the warp: 16-way bank conflicts on every gathered
+// store, unless the slots skip one in 32 (the exchange's padding). H200,
+// 2^26, runs of 1: 0.69-0.73x the time padded; but padding every tile cost
+// runs of 4-2^22 1.00-1.03x and a power law 1.06-1.07x, so sparser tiles
+// keep plain slots.
 template <class KeysOut, class ValuesOut, class CountOut, class Op>
 struct run_totals {
   KeysOut keys_out;
@@ -157,6 +165,7 @@ struct run_totals {
                              const thread_place& at, Exchange& exchange, Staged& staged) const {
     constexpr bool gathered = View::template gathers_keys<Staged>;
     const offset_t first_run = p.tile.has ? static_cast<offset_t>(p.tile.value.heads) : 0;
+    const int started = static_cast<int>(p.aggregate.heads);  // runs starting in the tile
     __shared__ bool first_is_head, last_ends;  // the tile's first and last items'
     registers_if<gathered, typename View::key_type, Items> keys;
     if constexpr (gathered) {
@@ -165,35 +174,41 @@ struct run_totals {
       if (at.count > 0 && at.i0 + at.count == at.base + at.valid) last_ends = h.last_ends;
       __syncthreads();  // every warp is done with its exchange slots
     }
-    offset_t runs = p.thread.has ? static_cast<offset_t>(p.thread.value.heads) : 0;
-    T acc = p.thread.value.value;
+    auto write = [&](auto padding) {
+      auto slot = [](int s) { return decltype(padding)::value ? Exchange::padded(s) : s; };
+      offset_t runs = p.thread.has ? static_cast<offset_t>(p.thread.value.heads) : 0;
+      T acc = p.thread.value.value;
 #pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      if (!Full && k >= at.count) break;
-      if ((h.starts >> k) & 1) {
-        if constexpr (gathered) staged.exchange[runs - first_run] = keys.x[k];
-        else keys_out[runs] = heads.key(at.i0 + k);
-        ++runs;
-        acc = x[k];
-      } else {
-        acc = static_cast<T>(op(acc, x[k]));
+      for (int k = 0; k < Items; ++k) {
+        if (!Full && k >= at.count) break;
+        if ((h.starts >> k) & 1) {
+          if constexpr (gathered) staged.exchange[slot(int(runs - first_run))] = keys.x[k];
+          else keys_out[runs] = heads.key(at.i0 + k);
+          ++runs;
+          acc = x[k];
+        } else {
+          acc = static_cast<T>(op(acc, x[k]));
+        }
+        const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
+        if (ends) {
+          // (Slot s of the totals: run first_run - 1 + s.)
+          if constexpr (gathered) exchange.exchange[slot(int(runs - first_run))] = acc;
+          else values_out[runs - 1] = acc;
+          if (at.i0 + k == heads.n - 1) *runs_out = runs;
+        }
       }
-      const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
-      if (ends) {
-        // (Slot s of the totals: run first_run - 1 + s.)
-        if constexpr (gathered) exchange.exchange[runs - first_run] = acc;
-        else values_out[runs - 1] = acc;
-        if (at.i0 + k == heads.n - 1) *runs_out = runs;
+      if constexpr (gathered) {
+        __syncthreads();
+        for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
+        // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
+        const int lo = first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
+        for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
+          values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
+        }
       }
-    }
-    if constexpr (gathered) {
-      __syncthreads();
-      const int started = static_cast<int>(p.aggregate.heads);
-      for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[s];
-      // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
-      const int lo = first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
-      for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) values_out[first_run - 1 + s] = exchange.exchange[s];
-    }
+    };
+    if (gathered && 2 * started > at.valid) write(std::true_type{});
+    else write(std::false_type{});
   }
 };
 
@@ -249,8 +264,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     const auto first = [&] { return pairs[base]; };
     const maybe<pair> before = [&] {
       if constexpr (std::is_same_v<C, bool>) {
-        return tile_prefix<Tuning, Rule>(status, tile, scanned.aggregate, h.starts, scanned.exclusive, first,
-                                         headed_op<Op>{op}, recompute, prefix[0]);
+        return prefix_for_warps<Tuning, Rule>(status, tile, scanned.aggregate, h.starts, scanned.exclusive, first,
+                                              headed_op<Op>{op}, recompute, prefix[0]);
       } else {
         return decoupled_lookback::block_prefix<Tuning, Rule>(status, tile, scanned.aggregate, first,
                                                               maybe<pair>{pair{}, false}, headed_op<Op>{op}, recompute,
