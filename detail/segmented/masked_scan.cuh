@@ -151,8 +151,8 @@ struct registers_if<false, T, N> {};
 // slots apart across the warp: 16-way bank conflicts on every gathered
 // store, unless the slots skip one in 32 (the exchange's padding). H200,
 // 2^26, runs of 1: 0.69-0.73x the time padded; but padding every tile cost
-// runs of 4-2^22 1.00-1.03x and a power law 1.06-1.07x, so sparser tiles
-// keep plain slots.
+// runs of 4-2^22 1.00-1.04x and a power law 1.06-1.10x, so sparser tiles
+// keep plain slots (h200-segmented-rbk-padded-slots.json).
 template <class KeysOut, class ValuesOut, class CountOut, class Op>
 struct run_totals {
   KeysOut keys_out;
