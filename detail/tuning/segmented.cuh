@@ -150,9 +150,8 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 // reduce_by_key's: its tiles look back for their run counts only (the
 // textbook rule), with every warp waiting for the count, at 5 blocks per SM
 // rather than 4 (48 registers). H200, 2^26, three rounds, against 4 blocks
-// (h200-segmented-rbk-count-lookback.json): float / int32 0.92-0.94x the
-// time at every shape but runs of 1 (1.01-1.02x) and a power law (0.97 /
-// 1.03). (When its counted pairs went through the reproducible look-back,
+// (h200-segmented-rbk-count-lookback.json): float / int32 0.91-0.96x the
+// time at every shape but runs of 1 (1.02-1.05x). (When its counted pairs went through the reproducible look-back,
 // 5 blocks against 4 took 0.93-0.95x too: h200-segmented-rbk-blocks.json.
 // Five blocks of 34 KB of shared memory fit sm_90's 228 KB; an A100's 164
 // KB holds four, where the bound costs registers for nothing: not measured.)
