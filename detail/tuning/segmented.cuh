@@ -161,12 +161,12 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // From this many tiles on, the run count's look-back and a second launch
   // for the runs that span tiles; below, one launch, the counted pairs
   // through the reproducible look-back (which polls 8 groups a round trip).
-  // H200, float / int32, time against the one launch: 2^26 0.85-0.88x (runs
-  // of 4 0.90-0.91x, power law 0.93-0.96x, runs of 1 1.03-1.05x), 2^16
-  // 1.15-1.53x, about 2.5 us more a call (h200-segmented-rbk-count-lookback.json).
-  // 1024 tiles (2^22 4-byte items, about 18 us a call) is where 14% of the
-  // time pays for those 2.5 us: interpolated, not measured there.
-  static constexpr offset_t spans_min_tiles = 1024;
+  // H200, float / int32, runs of 16 / 4096 / power law, two rounds, time of
+  // the two launches against the one (h200-segmented-rbk-count-lookback-hybrid.json):
+  // 2^18 items (64 tiles) 0.97-1.25x, 2^20 (256) 0.89-1.00x, 2^22 (1024)
+  // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
+  // 2^16 the one launch (the second costs about 2.5 us).
+  static constexpr offset_t spans_min_tiles = 256;
   static constexpr int group_window = 8;
 };
 
