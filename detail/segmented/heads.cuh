@@ -37,6 +37,15 @@ struct headed_items {
   }
 };
 
+// Item i's head count (1 where it starts a run): what a silent tile's
+// recomputation of reduce_by_key's run count reads.
+template <class Heads, class C>
+struct head_counts {
+  using result_type = C;
+  Heads heads;
+  __device__ C operator()(offset_t i) const { return C(heads.head(i)); }
+};
+
 template <class KeyIt, class Pred>
 struct key_heads {
   using key_type = value_t<KeyIt>;

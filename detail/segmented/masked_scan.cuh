@@ -20,8 +20,15 @@
 // are bitwise identical whatever the grid, the timing or the GPU.
 //
 // A tile with a segment head absorbs whatever precedes it: its successors'
-// prefixes need nothing before it (the look-back's shortcut). Counted heads
-// (reduce_by_key's run index) never absorb: the count adds up.
+// prefixes need nothing before it (the look-back's shortcut).
+//
+// reduce_by_key needs of its predecessors only how many runs they began
+// (its runs' indices): integers, looked back by the textbook rule, whose
+// sums have the same bits under any association. A run that spans tiles is
+// joined from the tiles' pieces by a second launch (spans.cuh), in a fixed
+// order. Its counted pairs through the reproducible look-back, which never
+// absorb (the count adds up), kept every tile waiting for the chain of all
+// its predecessors.
 
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/partial_barrier.cuh>
@@ -31,10 +38,13 @@
 #include <cascade/detail/segmented/heads.cuh>
 #include <cascade/detail/segmented/index_iterators.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/segmented/spans.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
+#include <cascade/detail/util/temporary.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
+#include <cuda/std/functional>
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -58,6 +68,7 @@ struct thread_place {
   int count;
   offset_t warp_first;
   int warp_valid;
+  offset_t tile;
 };
 
 // What precedes a thread's items: the tile's prefix, and that combined with
@@ -79,9 +90,9 @@ struct scanned_values {
   Op op;
   __device__ OutIt array() const { return out; }  // (the engine's in-place test)
   // x: the thread's items (its warp's exchange slots free).
-  template <bool Full, int Items, class View, class Pair, class Exchange, class Staged>
+  template <bool Full, int Items, class View, class Pair, class Exchange, class Staged, class Carry>
   __device__ void operator()(const View&, const thread_starts& h, const prefixes<Pair>& p, T (&x)[Items],
-                             const thread_place& at, Exchange& exchange, Staged&) const {
+                             const thread_place& at, Exchange& exchange, Staged&, const Carry&) const {
     T acc = p.thread.value.value;
     bool has = p.thread.has;
 #pragma unroll
@@ -139,13 +150,40 @@ struct registers_if {
 template <class T, int N>
 struct registers_if<false, T, N> {};
 
+// reduce_by_key's carries: the pieces of the runs that span tiles
+// (spans.cuh), and the runs begun before each tile, where the spans kernel
+// finds the tile a run began in. (The scans carry nothing.)
+template <class T>
+struct run_carries {
+  carries<offset_t, T> pieces;
+  offset_t* heads_before;
+};
+struct no_carries {};
+
+// The tile where run j began: the last tile before `tile` with at most j
+// runs begun before it (warp-collective). Mostly a tile or two back, so the
+// 32 tiles before `tile` are probed first, then the rest searched.
+struct run_start_tile {
+  const offset_t* heads_before;
+  __device__ offset_t begin(offset_t t) const { return heads_before[t]; }  // (warp_last_begun)
+  __device__ offset_t operator()(offset_t j, offset_t tile) const {
+    const offset_t probe = tile - kWarpThreads + lane_id();
+    const unsigned at_most = __ballot_sync(kFullMask, probe >= 0 && heads_before[probe] <= j);
+    if (at_most) return tile - kWarpThreads + (31 - __clz(at_most));
+    return warp_last_begun(*this, offset_t(0), tile - kWarpThreads - 1, j);
+  }
+};
+
 // reduce_by_key: for each run its first key and its total, at the run's
 // index (the heads up to its first item); the input's last item writes the
 // number of runs. A tile's keys go out for the runs that start in it, its
-// totals for those that end in it: both ranges of consecutive indices,
-// gathered in shared memory and written coalesced (one run per item wrote
-// 1.5 ms at 2^26 item by item, 64 bytes apart across a warp), where the keys
-// have slots there (key_heads::exchanged), else item by item.
+// totals for those that start and end in it: both ranges of consecutive
+// indices, gathered in shared memory and written coalesced (one run per
+// item wrote 1.5 ms at 2^26 item by item, 64 bytes apart across a warp),
+// where the keys have slots there (key_heads::exchanged), else item by
+// item. A run begun in an earlier tile leaves its pieces in the carries,
+// and the spans kernel writes its total; so the tile's prefix is its run
+// count alone (integers: the textbook look-back).
 //
 // In a tile of about a run per item a thread's consecutive runs sit Items
 // slots apart across the warp: 16-way bank conflicts on every gathered
@@ -160,12 +198,18 @@ struct run_totals {
   CountOut runs_out;
   Op op;
   __device__ ValuesOut array() const { return values_out; }
+  // p.thread: the runs before the thread, and (where p.thread.has) the
+  // combination of the tile's items before it in their run.
   template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged>
   __device__ void operator()(const View& heads, const thread_starts& h, const prefixes<headed<C, T>>& p, T (&x)[Items],
-                             const thread_place& at, Exchange& exchange, Staged& staged) const {
+                             const thread_place& at, Exchange& exchange, Staged& staged,
+                             const run_carries<T>& carry) const {
     constexpr bool gathered = View::template gathers_keys<Staged>;
-    const offset_t first_run = p.tile.has ? static_cast<offset_t>(p.tile.value.heads) : 0;
+    const offset_t first_run = static_cast<offset_t>(p.tile.value.heads);
     const int started = static_cast<int>(p.aggregate.heads);  // runs starting in the tile
+    // The run begun before the tile, where it ends here: its piece to the
+    // carries (where there are), else its total from the tile's prefix.
+    const bool spans = carry.heads_before != nullptr;
     __shared__ bool first_is_head, last_ends;  // the tile's first and last items'
     registers_if<gathered, typename View::key_type, Items> keys;
     if constexpr (gathered) {
@@ -174,10 +218,27 @@ struct run_totals {
       if (at.count > 0 && at.i0 + at.count == at.base + at.valid) last_ends = h.last_ends;
       __syncthreads();  // every warp is done with its exchange slots
     }
+    // The tile's carries: its runs before it, the piece of its last run;
+    // the run begun before it, if it ends here (the thread with the tile's
+    // last item knows, where no run starts in the tile); and that run's
+    // piece here where it goes on past the tile.
+    if (spans) {
+      const bool holds_last = at.count > 0 && at.i0 + at.count == at.base + at.valid;
+      if (threadIdx.x == 0) {
+        carry.heads_before[at.tile] = first_run;
+        carry.pieces.last[at.tile] = p.aggregate.value;
+        if (started > 0) carry.pieces.closing[at.tile] = h.starts & 1 ? -1 : first_run - 1;
+      }
+      if (started == 0 && holds_last) {
+        carry.pieces.closing[at.tile] = h.last_ends ? first_run - 1 : -1;
+        if (!h.last_ends) carry.pieces.first[at.tile] = p.aggregate.value;
+      }
+    }
     auto write = [&](auto padding) {
       auto slot = [](int s) { return decltype(padding)::value ? Exchange::padded(s) : s; };
-      offset_t runs = p.thread.has ? static_cast<offset_t>(p.thread.value.heads) : 0;
+      offset_t runs = static_cast<offset_t>(p.thread.value.heads);
       T acc = p.thread.value.value;
+      bool has = p.thread.has;
 #pragma unroll
       for (int k = 0; k < Items; ++k) {
         if (!Full && k >= at.count) break;
@@ -187,12 +248,14 @@ struct run_totals {
           ++runs;
           acc = x[k];
         } else {
-          acc = static_cast<T>(op(acc, x[k]));
+          acc = has ? static_cast<T>(op(acc, x[k])) : x[k];
         }
+        has = true;
         const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
         if (ends) {
           // (Slot s of the totals: run first_run - 1 + s.)
-          if constexpr (gathered) exchange.exchange[slot(int(runs - first_run))] = acc;
+          if (spans && runs == first_run) carry.pieces.first[at.tile] = acc;
+          else if constexpr (gathered) exchange.exchange[slot(int(runs - first_run))] = acc;
           else values_out[runs - 1] = acc;
           if (at.i0 + k == heads.n - 1) *runs_out = runs;
         }
@@ -201,7 +264,7 @@ struct run_totals {
         __syncthreads();
         for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
         // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
-        const int lo = first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
+        const int lo = spans || first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
         for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
           values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
         }
@@ -213,10 +276,13 @@ struct run_totals {
 };
 
 // Tile tile_of_block() of the n items: the heads of each thread's items,
-// its fold, the block scan, the tile's prefix, the outputs.
-template <class Tuning, class Rule, class Heads, class ValueIt, class Outputs, class C, class T, class Op>
+// its fold, the block scan, the tile's prefix, the outputs. Status: the
+// look-back's words, of headed pairs (the scans, by Rule) or of run counts
+// (reduce_by_key, by the textbook rule; Carry: its carries).
+template <class Tuning, class Rule, class Heads, class ValueIt, class Outputs, class C, class T, class Op, class Status,
+          class Carry>
 __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
-    kernel(Heads heads, ValueIt values, offset_t n, Outputs outputs, tile_status<headed<C, T>> status, Op op) {
+    kernel(Heads heads, ValueIt values, offset_t n, Outputs outputs, Status status, Carry carry, Op op) {
   using pair = headed<C, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
   static_assert(items < 32, "a thread's segment starts are a 32-bit mask");
@@ -225,6 +291,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   __shared__ tile_scan_storage<threads, items, T, tile_io::warp_transpose> exchange;
   __shared__ block_scan_storage<threads / kWarpThreads, pair> scan;
   __shared__ uninitialized_array<maybe<pair>, 1> prefix;
+  __shared__ uninitialized_array<maybe<C>, 1> count_prefix;
   __shared__ typename Heads::template storage<threads, items> staged;
 
   const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
@@ -238,8 +305,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const index_input<headed_items<Heads, ValueIt, C, T>> pairs{{heads, values}, 0};
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
   prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
-  const decoupled_lookback::silent_tile<threads, items, pair, decltype(pairs), tile_status<pair>, headed_op<Op>>
-      recompute{pairs, status, headed_op<Op>{op}, decoupled_lookback::may_overlap(values, outputs)};
+  const bool in_place = decoupled_lookback::may_overlap(values, outputs);
 
   // Whole tiles (all but the last) drop every bound check.
   auto scan_tile = [&](auto whole) {
@@ -262,22 +328,47 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
                                                        full ? threads : (valid + items - 1) / items, scan);
     // The values wait in the exchange through the look-back, not in registers.
     const auto first = [&] { return pairs[base]; };
-    const maybe<pair> before = [&] {
+    const prefixes<pair> p = [&] {
       if constexpr (std::is_same_v<C, bool>) {
-        return prefix_for_warps<Tuning, Rule>(status, tile, scanned.aggregate, h.starts, scanned.exclusive, first,
-                                              headed_op<Op>{op}, recompute, prefix[0]);
+        const decoupled_lookback::silent_tile<threads, items, pair, decltype(pairs), Status, headed_op<Op>> recompute{
+            pairs, status, headed_op<Op>{op}, in_place};
+        const maybe<pair> before = prefix_for_warps<Tuning, Rule>(status, tile, scanned.aggregate, h.starts,
+                                                                  scanned.exclusive, first, headed_op<Op>{op},
+                                                                  recompute, prefix[0]);
+        return prefixes<pair>{before, threadIdx.x > 0 ? then(before, scanned.exclusive, headed_op<Op>{op}) : before,
+                              scanned.aggregate};
+      } else if constexpr (std::is_same_v<Status, tile_status<pair>>) {
+        // reduce_by_key in one launch (few tiles): counted pairs through the
+        // reproducible look-back, the value of the run begun before the tile
+        // with them.
+        const decoupled_lookback::silent_tile<threads, items, pair, decltype(pairs), Status, headed_op<Op>> recompute{
+            pairs, status, headed_op<Op>{op}, in_place};
+        const maybe<pair> before = decoupled_lookback::block_prefix<Tuning, Rule>(
+            status, tile, scanned.aggregate, first, maybe<pair>{pair{}, false}, headed_op<Op>{op}, recompute, prefix[0]);
+        const maybe<pair> thread = threadIdx.x > 0 ? then(before, scanned.exclusive, headed_op<Op>{op}) : before;
+        const pair none{C(0), T{}};  // (tile 0: no runs before it)
+        return prefixes<pair>{{before.has ? before.value : none, true}, {thread.has ? thread.value : none, thread.has},
+                              scanned.aggregate};
       } else {
-        return decoupled_lookback::block_prefix<Tuning, Rule>(status, tile, scanned.aggregate, first,
-                                                              maybe<pair>{pair{}, false}, headed_op<Op>{op}, recompute,
-                                                              prefix[0]);
+        // The runs before the tile; values come from the tile alone (run_totals).
+        using counts_in = index_input<head_counts<Heads, C>>;
+        const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
+            counts_in{{heads}, 0}, status, {}, in_place};
+        const maybe<C> runs = decoupled_lookback::block_prefix<Tuning, decoupled_lookback::nearest_prefix>(
+            status, tile, scanned.aggregate.heads, [] { return C(1); }, maybe<C>{C(0), false}, ::cuda::std::plus<C>{},
+            recompute, count_prefix[0]);
+        const C before = runs.has ? runs.value : C(0);
+        const bool after_first = threadIdx.x > 0;
+        const pair thread{static_cast<C>(before + (after_first ? scanned.exclusive.heads : C(0))),
+                          scanned.exclusive.value};
+        return prefixes<pair>{{pair{before, scanned.aggregate.value}, true}, {thread, after_first},
+                              scanned.aggregate};
       }
     }();
-    const prefixes<pair> p{before, threadIdx.x > 0 ? then(before, scanned.exclusive, headed_op<Op>{op}) : before,
-                           scanned.aggregate};
     read_blocked(vectors, exchange, x);
     __syncwarp();  // every lane has its items before the outputs reuse the slots
-    outputs.template operator()<full, items>(view, h, p, x, thread_place{base, valid, i0, count, warp_first, warp_valid},
-                                             exchange, staged);
+    outputs.template operator()<full, items>(
+        view, h, p, x, thread_place{base, valid, i0, count, warp_first, warp_valid, tile}, exchange, staged, carry);
   };
   if (valid == tile_size) scan_tile(std::true_type{});
   else scan_tile(std::false_type{});
@@ -293,9 +384,39 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
   const offset_t tiles = (n + segmented_tile_items<Tuning> - 1) / segmented_tile_items<Tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
   const stream_place at = place_of(stream);
-  const launch_status<pair> status(rule::status_words(tiles), at);
-  launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op>, static_cast<unsigned>(tiles),
-         Tuning::block_threads, "cascade segmented scan kernel", heads, values, n, outputs, status.words(), op);
+  if constexpr (std::is_same_v<C, bool>) {
+    const launch_status<pair> status(rule::status_words(tiles), at);
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<pair>, no_carries>,
+           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, n,
+           outputs, status.words(), no_carries{}, op);
+  } else {
+    // reduce_by_key: runs that span tiles are joined by a second launch,
+    // where there are enough tiles to pay for it; fewer take one launch.
+    // The carries sit beside the status words, in the stream's workspace.
+    if (tiles < Tuning::spans_min_tiles) {
+      const launch_status<pair> status(rule::status_words(tiles), at);
+      launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<pair>, run_carries<T>>,
+             static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel (one launch)", heads,
+             values, n, outputs, status.words(), run_carries<T>{{nullptr, nullptr, nullptr}, nullptr}, op);
+      return;
+    }
+    temporary_layout layout;
+    const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles);
+    const std::size_t closing_at = layout.add<offset_t>(tiles), before_at = layout.add<offset_t>(tiles);
+    const launch_status<C> status(tiles, at, status_reuse::fresh_epoch, layout.bytes());
+    const auto carried = [&](std::size_t offset) { return static_cast<char*>(status.scratch()) + offset; };
+    const run_carries<T> carry{{reinterpret_cast<T*>(carried(first_at)), reinterpret_cast<T*>(carried(last_at)),
+                                reinterpret_cast<offset_t*>(carried(closing_at))},
+                               reinterpret_cast<offset_t*>(carried(before_at))};
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
+           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, n,
+           outputs, status.words(), carry, op);
+    constexpr int span_threads = 256;
+    constexpr offset_t warps = span_threads / kWarpThreads;
+    launch(at, spans_kernel<span_threads, run_start_tile, decltype(outputs.values_out), offset_t, T, Op>,
+           static_cast<unsigned>((tiles + warps - 1) / warps), span_threads, "cascade reduce_by_key spans kernel",
+           run_start_tile{carry.heads_before}, tiles, outputs.values_out, maybe<T>{T{}, false}, op, carry.pieces);
+  }
 }
 
 template <class C, class T, class Heads, class ValueIt, class Outputs, class Op>

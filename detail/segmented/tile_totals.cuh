@@ -10,7 +10,7 @@
 // that every segment's total in the tile sits at its last item; the block
 // then writes the totals of the tile's segments, coalesced. A segment that
 // spans tiles leaves its pieces in the tiles' carries: a second launch
-// combines them in order, one warp per such segment. Nothing is read twice
+// combines them in order, one warp per such segment (spans.cuh). Nothing is read twice
 // and no tile waits for another, so the cost depends on the number of items
 // and segments, never on how they are distributed; and the combination tree
 // depends on the items and the segmentation only: bitwise identical results
@@ -25,6 +25,7 @@
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/segmented/spans.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
@@ -37,14 +38,6 @@
 #include <type_traits>
 
 namespace cascade::detail::tile_totals {
-
-// What each tile leaves for the segments that cross its edges.
-template <class Id, class T>
-struct carries {
-  T* first;     // its piece of its first segment, where that one began in an earlier tile
-  T* last;      // its piece of its last segment, where that one goes on past the tile
-  Id* closing;  // the segment begun in an earlier tile that ends in this one, else -1
-};
 
 // The tile's items pass through here on their way in (coalesced loads),
 // then it holds the folds at the pieces' ends.
@@ -224,35 +217,12 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   else reduce_tile(std::false_type{});
 }
 
-// One warp per tile: where a segment begun in an earlier tile ends in it,
-// the segment's pieces (the last piece of the tile it began in, then the
-// first piece of each tile after, up to this one) are combined in order,
-// lane l folding a run of consecutive pieces and the warp combining the
-// runs in lane order: a tree that depends on the number of pieces only.
-template <class Tuning, class Segments, class OutIt, class T, class Op>
-__global__ void __launch_bounds__(Tuning::span_block_threads)
-    spans_kernel(Segments segs, offset_t tiles, OutIt out, T init, Op op, carries<typename Segments::id_type, T> carry) {
-  using Id = typename Segments::id_type;
-  const offset_t tile = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) / kWarpThreads;
-  if (tile >= tiles) return;  // a whole warp
-  const Id j = carry.closing[tile];
-  if (j < 0) return;
-  const offset_t from = segs.begin(j) / segmented_tile_items<Tuning>;
-  const offset_t pieces = tile - from + 1;
-  const offset_t run = (pieces + kWarpThreads - 1) / kWarpThreads;
-  const offset_t p = lane_id() * run;
-  const int lanes = static_cast<int>((pieces + run - 1) / run);
-  T acc{};
-  if (p < pieces) {
-    auto piece_at = [&](offset_t q) { return q == 0 ? carry.last[from] : carry.first[from + q]; };
-    acc = piece_at(p);
-    const offset_t end = min_of(p + run, pieces);
-#pragma unroll 4
-    for (offset_t q = p + 1; q < end; ++q) acc = static_cast<T>(op(acc, piece_at(q)));
-  }
-  acc = warp_reduce(acc, op, 0, lanes);
-  if (lane_id() == 0) out[j] = static_cast<T>(op(init, acc));
-}
+// The tile where segment j began (spans.cuh).
+template <class Segments, offset_t TileItems>
+struct segment_start_tile {
+  Segments segs;
+  __device__ offset_t operator()(typename Segments::id_type j, offset_t) const { return segs.begin(j) / TileItems; }
+};
 
 // The totals of the numbered segments `segs` of the n > 0 items `values`
 // (init op total, init for an empty segment) into out[0, segments).
@@ -275,8 +245,10 @@ void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cu
          "cascade segmented reduce tiles kernel", segs, values, n, out, init, op, carry);
   if (!spans) return;
   constexpr offset_t warps = tuning::span_block_threads / kWarpThreads;
-  launch(at, spans_kernel<tuning, Segments, OutIt, T, Op>, static_cast<unsigned>((tiles + warps - 1) / warps),
-         tuning::span_block_threads, "cascade segmented reduce spans kernel", segs, tiles, out, init, op, carry);
+  using start_tile = segment_start_tile<Segments, segmented_tile_items<tuning>>;
+  launch(at, spans_kernel<tuning::span_block_threads, start_tile, OutIt, Id, T, Op>,
+         static_cast<unsigned>((tiles + warps - 1) / warps), tuning::span_block_threads,
+         "cascade segmented reduce spans kernel", start_tile{segs}, tiles, out, maybe<T>{init, true}, op, carry);
 }
 
 }  // namespace cascade::detail::tile_totals

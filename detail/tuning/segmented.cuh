@@ -147,24 +147,27 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr offset_t begins_prefetch_min = 64, begins_prefetch_max = 2048;
 };
 
-// reduce_by_key's: its counted heads never absorb, so its tiles wait for
-// the group prefixes more often; it keeps 8 groups polled a round trip.
-// H200, 2^26, two rounds, the group before only (the flat scans' window)
-// against 8: reduce_by_key 1.00-1.03x the time (0.98 with a power law),
-// while the scans by key took 0.95-0.98x and the segmented scans 0.97-1.00x.
-// At 5 blocks per SM (48 registers, spilling around the look-back) rather
-// than 4: H200, 2^26, three rounds (h200-segmented-masked-blocks.json),
-// reduce_by_key float / int32 0.93-0.94 / 0.93-0.95x the time at every shape
-// but runs of 1 (1.04 / 1.02), while the scans by key took 1.01-1.30x and
-// the segmented scans 0.95-1.23x; at 3 blocks (no spills) everything took
-// 1.08-1.24x. reduce_by_key alone at 5, against 4 (three rounds,
-// h200-segmented-rbk-blocks.json): 0.93-0.95x, runs of 1 1.02-1.05x.
-// (Five blocks of 34 KB of shared memory fit sm_90's 228 KB; an A100's 164
+// reduce_by_key's: its tiles look back for their run counts only (the
+// textbook rule), with every warp waiting for the count, at 5 blocks per SM
+// rather than 4 (48 registers). H200, 2^26, three rounds, against 4 blocks
+// (h200-segmented-rbk-count-lookback.json): float / int32 0.91-0.96x the
+// time at every shape but runs of 1 (1.02-1.05x). (When its counted pairs went through the reproducible look-back,
+// 5 blocks against 4 took 0.93-0.95x too: h200-segmented-rbk-blocks.json.
+// Five blocks of 34 KB of shared memory fit sm_90's 228 KB; an A100's 164
 // KB holds four, where the bound costs registers for nothing: not measured.)
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
-  static constexpr int group_window = 8;
   static constexpr int min_blocks_per_sm = 5;
+  // From this many tiles on, the run count's look-back and a second launch
+  // for the runs that span tiles; below, one launch, the counted pairs
+  // through the reproducible look-back (which polls 8 groups a round trip).
+  // H200, float / int32, runs of 16 / 4096 / power law, two rounds, time of
+  // the two launches against the one (h200-segmented-rbk-count-lookback-hybrid.json):
+  // 2^18 items (64 tiles) 0.97-1.25x, 2^20 (256) 0.89-1.00x, 2^22 (1024)
+  // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
+  // 2^16 the one launch (the second costs about 2.5 us).
+  static constexpr offset_t spans_min_tiles = 256;
+  static constexpr int group_window = 8;
 };
 
 }  // namespace cascade::detail

@@ -355,14 +355,21 @@ inline stream_place place_of(cudaStream_t stream) {
 // captured (or the policy supplies the memory), temporaries cleared by a
 // memset (node), so that every replay starts from zeros with epoch 1. Keep
 // it alive until the kernel is launched: it holds the workspace's lock.
+// scratch_bytes: untagged memory beside the words for the same launches
+// (reduce_by_key's carries), which every launch writes before it reads; in
+// the region's value memory, after the layout's own values, so that it
+// costs no allocation per call either.
 template <class AccT>
 class launch_status {
  public:
   using status_t = tile_status<AccT>;
 
-  launch_status(offset_t count, const stream_place& at, status_reuse reuse = status_reuse::fresh_epoch) {
+  launch_status(offset_t count, const stream_place& at, status_reuse reuse = status_reuse::fresh_epoch,
+                std::size_t scratch_bytes = 0) {
     const std::size_t word_bytes = status_t::word_bytes(count);
-    const std::size_t value_bytes = status_t::value_bytes(count);
+    const std::size_t own_value_bytes = status_t::value_bytes(count);
+    const std::size_t scratch_at = (own_value_bytes + 255) / 256 * 256;
+    const std::size_t value_bytes = scratch_bytes > 0 ? scratch_at + scratch_bytes : own_value_bytes;
     const cudaStream_t stream = at.stream;
     if (workspace* w = at.space.get()) {
       lock_ = std::unique_lock<std::mutex>(w->mutex);
@@ -376,6 +383,7 @@ class launch_status {
         if (epoch == 0) check(cudaMemsetAsync(region.words.ptr, 0, region.words.bytes, stream), "cudaMemsetAsync");
       }
       words_ = status_t::at(region.words.ptr, region.values.ptr, epoch);
+      if (scratch_bytes > 0) scratch_ = static_cast<char*>(region.values.ptr) + scratch_at;
     } else {
       temporary_layout layout;
       const std::size_t words_at = layout.add<char>(word_bytes);
@@ -383,12 +391,15 @@ class launch_status {
       temp_ = std::make_unique<temporary_buffer>(layout.bytes(), stream);
       check(cudaMemsetAsync(temp_->at<char>(words_at), 0, word_bytes, stream), "cudaMemsetAsync");
       words_ = status_t::at(temp_->at<char>(words_at), temp_->at<char>(values_at), 1);
+      if (scratch_bytes > 0) scratch_ = temp_->at<char>(values_at) + scratch_at;
     }
   }
   status_t words() const { return words_; }
+  void* scratch() const { return scratch_; }
 
  private:
   status_t words_{};
+  void* scratch_ = nullptr;
   std::unique_ptr<temporary_buffer> temp_;
   std::unique_lock<std::mutex> lock_;  // the stream's workspace, until the kernel is launched
 };

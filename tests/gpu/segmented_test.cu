@@ -554,7 +554,7 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   cudaStream_t stream;
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const auto pol = cascade::cuda.on(stream);
-  const std::int64_t n = (1 << 21) + 17;
+  const std::int64_t n = (1 << 22) + 17;  // reduce_by_key_into with its second launch
   const auto lengths = segment_lengths("powerlaw", n, 0, 31);
   const auto keys = keys_of<std::int32_t>(lengths, 32);
   const auto runs = run_offsets(keys);
@@ -628,9 +628,13 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
 // predecessor polled once before the waiting warp recomputes its aggregate
 // from its keys and values; in place (the recomputation reads values its
 // tile may be overwriting) and with counted heads (reduce_by_key's runs).
-template <bool Reversed, int Polls>
+// SpansMinTiles: reduce_by_key's run count looked back alone and its runs
+// across tiles joined by a second launch (2), or its counted pairs looked
+// back in one launch (a large number).
+template <bool Reversed, int Polls, long long SpansMinTiles = 2>
 struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t> {
   static constexpr int block_threads = 64;
+  static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
   static constexpr int items_per_thread = 2;
   static constexpr unsigned first_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
@@ -657,7 +661,8 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   auto check = [&](auto tuning) {
     using tuning_t = decltype(tuning);
     SCOPED_TRACE(std::string("reversed ") + (tuning_t::reversed_tiles ? "yes" : "no") + ", polls " +
-                 std::to_string(tuning_t::polls_before_fallback));
+                 std::to_string(tuning_t::polls_before_fallback) + ", spans from " +
+                 std::to_string(tuning_t::spans_min_tiles) + " tiles");
     thrust::device_vector<std::int32_t> inout = to_device(v);
     std::int32_t* p = inout.data().get();
     d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
@@ -695,6 +700,8 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   check(masked_progress_tuning<true, 1>{});
   check(masked_progress_tuning<true, 60>{});
   check(masked_progress_tuning<false, 1>{});
+  check(masked_progress_tuning<true, 1, 1000000>{});
+  check(masked_progress_tuning<true, 60, 1000000>{});
 }
 
 }  // namespace
