@@ -167,6 +167,11 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
   // 2^16 the one launch (the second costs about 2.5 us).
   static constexpr offset_t spans_min_tiles = 256;
+  // The count's look-back keeps the flat scan's pacing (first poll after
+  // 1200 ns, 500 between polls). H200, 2^26, three rounds, against it
+  // (h200-segmented-rbk-count-pacing.json): first poll after 0 / 400 / 2400
+  // ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x (runs of 1 at 2400: 0.93-0.94x);
+  // 100 ns between polls 0.99-1.01x.
   static constexpr int group_window = 8;
 };
 
