@@ -42,6 +42,11 @@ struct tile_totals_tuning {
   //   no segment walk: H100, 2^26 floats, segments of 1 / 4 / 16, 355 / 144 /
   //   102 -> 186 / 118 / 102 us (CUB 237 / 116 / 100, the copy limit of the
   //   bytes moved 183 / 120 / 100).
+  // - fixed sizes of 2-32 threads' items (32-512 floats) completed by a warp
+  //   scan, each segment's last thread writing its total, no block scan and
+  //   no segment walk: H200, 2^26 floats / int32, segments of 64 / 256,
+  //   0.74 / 0.70x, 0.72 / 0.73x the time (98-100 -> 71-73 us; CUB 123-132
+  //   / 87-89), other sizes 0.98-1.03x (h200-segmented-fixed-warp-segments.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
