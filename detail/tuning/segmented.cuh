@@ -177,6 +177,13 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // (h200-segmented-rbk-count-pacing.json): first poll after 0 / 400 / 2400
   // ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x (runs of 1 at 2400: 0.93-0.94x);
   // 100 ns between polls 0.99-1.01x.
+  // A tile's first poll waits this much more times the share of its items
+  // that begin runs (tiles of runs of 1 take longer, and so do their
+  // predecessors). H200, 2^26, three rounds against none
+  // (h200-segmented-rbk-busy-tile-delay.json): runs of 1 0.95x, the other
+  // shapes 0.98-1.02x; the same times the share squared 0.95-0.96x and
+  // 0.99-1.02x.
+  static constexpr unsigned busy_tile_poll_delay_ns = 1200;
   static constexpr int group_window = 8;
 };
 

@@ -638,6 +638,7 @@ struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t
   static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
   static constexpr int items_per_thread = 2;
   static constexpr unsigned first_poll_delay_ns = 0;
+  static constexpr unsigned busy_tile_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
   static constexpr int polls_before_fallback = Polls;
   static constexpr bool reversed_tiles = Reversed;
