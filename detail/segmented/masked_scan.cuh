@@ -47,6 +47,7 @@
 #include <cuda/std/functional>
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 
@@ -354,6 +355,12 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         using counts_in = index_input<head_counts<Heads, C>>;
         const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
             counts_in{{heads}, 0}, status, {}, in_place};
+        // A tile that begins a run at most of its items takes longer, and so
+        // do its neighbours: its first poll waits longer, in proportion.
+        if (threadIdx.x < kWarpThreads && gridDim.x >= Tuning::paced_grid) {
+          __nanosleep(static_cast<unsigned>(Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) /
+                                            std::uint64_t(tile_size)));
+        }
         const maybe<C> runs = decoupled_lookback::block_prefix<Tuning, decoupled_lookback::nearest_prefix>(
             status, tile, scanned.aggregate.heads, [] { return C(1); }, maybe<C>{C(0), false}, ::cuda::std::plus<C>{},
             recompute, count_prefix[0]);

@@ -45,6 +45,9 @@ struct csr_segments {
   // The segments' size where every one lies inside one thread's `items`,
   // else 0 (never known here).
   __device__ int inside_threads(int) const { return 0; }
+  // The threads a segment spans where every one is whole threads inside a
+  // warp, else 0 (never known here).
+  __device__ int threads_per_segment(int) const { return 0; }
   __device__ Id segment_of(offset_t i) const {
     Id lo = 0, hi = segments;  // begin(lo) <= i; the answer is in [lo, hi)
     while (hi - lo > 1) {
@@ -70,6 +73,13 @@ struct fixed_segments {
   // The size where every segment lies inside one thread's `items` (threads
   // start at multiples of items): where it divides them; else 0.
   __device__ int inside_threads(int items) const { return size <= items && items % int(size) == 0 ? int(size) : 0; }
+  // The threads a segment spans where every one is whole threads inside a
+  // warp (2, 4, ... 32 threads' items): else 0.
+  __device__ int threads_per_segment(int items) const {
+    if (size % items != 0) return 0;
+    const offset_t threads = size / items;
+    return threads >= 2 && threads <= kWarpThreads && (threads & (threads - 1)) == 0 ? int(threads) : 0;
+  }
   __device__ Id segment_of(offset_t i) const {
     // 32-bit division where it suffices: a 64-bit one is a long software sequence.
     if (((i | size) >> 32) == 0) return static_cast<Id>(static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(size));

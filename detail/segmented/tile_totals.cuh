@@ -136,6 +136,18 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
       aggregate = block_reduce(acc, op, threads, reduced);
       if (threadIdx.x == 0) ends(valid - 1) = aggregate;  // after the reduction's barrier: every warp has its items
+    } else if (const int lanes = segs.threads_per_segment(items); full && lanes > 0) {
+      // Segments of whole threads inside a warp (fixed sizes of 2-32
+      // threads' items): each thread folds its items, and the warp scan of
+      // the block scan (the same tree as the offsets form's) completes each
+      // segment at its last thread, which writes it; no block scan, no walk.
+      T acc = x[0];
+#pragma unroll
+      for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
+      const int lane = lane_id();
+      const run before = shuffle_up(warp_inclusive_scan(run{lane % lanes == 0, acc}, headed_op<Op>{op}), 1);
+      if (lane % lanes == lanes - 1) out[segs.segment_of(i0)] = static_cast<T>(op(init, op(before.value, acc)));
+      return;
     } else {
       // Bit k: item i0 + k begins a segment. Segments inside the threads (1, 2,
       // 4, ... items, fixed sizes that divide a thread's items) start at every

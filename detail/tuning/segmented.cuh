@@ -42,6 +42,11 @@ struct tile_totals_tuning {
   //   no segment walk: H100, 2^26 floats, segments of 1 / 4 / 16, 355 / 144 /
   //   102 -> 186 / 118 / 102 us (CUB 237 / 116 / 100, the copy limit of the
   //   bytes moved 183 / 120 / 100).
+  // - fixed sizes of 2-32 threads' items (32-512 floats) completed by a warp
+  //   scan, each segment's last thread writing its total, no block scan and
+  //   no segment walk: H200, 2^26 floats / int32, segments of 64 / 256,
+  //   0.74 / 0.70x, 0.72 / 0.73x the time (98-100 -> 71-73 us; CUB 123-132
+  //   / 87-89), other sizes 0.98-1.03x (h200-segmented-fixed-warp-segments.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
@@ -172,6 +177,13 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // (h200-segmented-rbk-count-pacing.json): first poll after 0 / 400 / 2400
   // ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x (runs of 1 at 2400: 0.93-0.94x);
   // 100 ns between polls 0.99-1.01x.
+  // A tile's first poll waits this much more times the share of its items
+  // that begin runs (tiles of runs of 1 take longer, and so do their
+  // predecessors). H200, 2^26, three rounds against none
+  // (h200-segmented-rbk-busy-tile-delay.json): runs of 1 0.95x, the other
+  // shapes 0.98-1.02x; the same times the share squared 0.95-0.96x and
+  // 0.99-1.02x.
+  static constexpr unsigned busy_tile_poll_delay_ns = 1200;
   static constexpr int group_window = 8;
 };
 

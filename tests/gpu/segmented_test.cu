@@ -243,7 +243,7 @@ TEST_F(Segmented, OffsetsOf64Bits) { check_offsets_forms<std::int64_t>(); }
 
 TEST_F(Segmented, FixedSizeMatchesReference) {
   for (std::int64_t n : {1, 1000, 65537, (1 << 20) + 5}) {
-    for (int size : {1, 2, 3, 4, 8, 16, 4096, 1 << 20}) {
+    for (int size : {1, 2, 3, 4, 8, 16, 32, 64, 512, 4096, 1 << 20}) {
       SCOPED_TRACE("n = " + std::to_string(n) + " size = " + std::to_string(size));
       const auto v = random_input<std::int32_t, plus>(n, n + size);
       const auto d_v = to_device(v);
@@ -269,11 +269,12 @@ TEST_F(Segmented, FixedSizeMatchesReference) {
 }
 
 // Fixed sizes take the offsets form's combination tree: the same bits for
-// float sums (sizes that divide a thread's items fold inside the threads).
+// float sums (sizes that divide a thread's items fold inside the threads,
+// sizes of 2-32 threads' items complete in a warp scan).
 TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
   const std::int64_t n = (1 << 20) + 5;
   const auto d_v = to_device(random_input<float, plus>(n, 31));
-  for (int size : {1, 2, 3, 4, 8, 16, 64, 5000}) {
+  for (int size : {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000}) {
     SCOPED_TRACE("size = " + std::to_string(size));
     const std::int64_t segments = (n + size - 1) / size;
     std::vector<std::int64_t> lengths(segments, size);
@@ -637,6 +638,7 @@ struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t
   static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
   static constexpr int items_per_thread = 2;
   static constexpr unsigned first_poll_delay_ns = 0;
+  static constexpr unsigned busy_tile_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
   static constexpr int polls_before_fallback = Polls;
   static constexpr bool reversed_tiles = Reversed;
