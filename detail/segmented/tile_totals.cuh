@@ -95,12 +95,33 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     constexpr bool full = decltype(whole)::value;
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+    const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
+    // Fixed segments of one 16-byte vector (4 floats, 2 doubles): each
+    // lane's vectors, as loaded, are whole segments, whose totals (folded
+    // left to right, as in the threads) go out coalesced, with no exchange.
+    // (Smaller segments would go out strided across the warp: segments of one
+    // float took 2.1x the time so; h200-segmented-fixed-vector-segments.json.)
+    if constexpr (full && !Segments::stage_begins && vector_io_v<exchange_t, T, ValueIt>) {
+      constexpr int v = exchange_t::vector_items;
+      if (segs.inside_threads(v) == v && exchange_vectors<true, exchange_t, T>(values)) {
+        T x[items];
+        load_exchange<true, items, exchange_t>(values, warp_first, warp_items, T{}, x);
+#pragma unroll
+        for (int j = 0; j < exchange_t::vectors_per_thread; ++j) {
+          T acc = x[j * v];
+#pragma unroll
+          for (int c = 1; c < v; ++c) acc = static_cast<T>(op(acc, x[j * v + c]));
+          const offset_t first = warp_first + offset_t(j * kWarpThreads + lane_id()) * v;
+          out[segs.segment_of(first)] = static_cast<T>(op(init, acc));
+        }
+        return;
+      }
+    }
     // The tile's loads stay in flight while its segments are found (CSR
     // offsets: the searches' and the staging's round trips): in registers,
     // or for a whole tile of an aligned array, by asynchronous copies that
     // hold none (a misaligned one is read before the search instead).
     T x[items];
-    const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
     bool vectors = false;
     const auto view = [&] {
       if constexpr (copies_tile<full, Tuning, Segments, ValueIt, T>) {

@@ -47,6 +47,11 @@ struct tile_totals_tuning {
   //   no segment walk: H200, 2^26 floats / int32, segments of 64 / 256,
   //   0.74 / 0.70x, 0.72 / 0.73x the time (98-100 -> 71-73 us; CUB 123-132
   //   / 87-89), other sizes 0.98-1.03x (h200-segmented-fixed-warp-segments.json).
+  // - fixed segments of one 16-byte vector (4 floats) summed from the vectors
+  //   as loaded, no exchange: H200, 2^26 floats / int32, 0.87 / 0.89x the
+  //   time (95 -> 83 us, CUB 88), segments of 1 and 16 1.04x / 1.02-1.03x,
+  //   others 0.98-1.01x; sizes 1, 2, 4 so (written strided) took segments
+  //   of 1 2.1x (h200-segmented-fixed-vector-segments.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
