@@ -176,12 +176,27 @@ struct nearest_prefix {
   template <class Tuning, class Status, class AccT, class Op, class Recompute>
   __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate, bool,
                                                  const maybe<AccT>& init, Op op, Recompute aggregate_of) {
-    if (tile == 0) {
-      if (threadIdx.x == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
-      return init;
-    }
-    if (threadIdx.x == 0) status.publish(tile, tile_aggregate, aggregate);
+    publish_aggregate(status, tile, aggregate, init, op);
     pace_first_poll<Tuning>();
+    return prefix_after_publishing<Tuning>(status, tile, aggregate, init, op, aggregate_of);
+  }
+
+  // The rule in two steps, for a tile with work to do between them (the
+  // first by thread 0 of the block, the second by its first warp):
+  // publishing the aggregate (tile 0: its inclusive prefix) ...
+  template <class Status, class AccT, class Op>
+  __device__ static void publish_aggregate(const Status& status, offset_t tile, const AccT& aggregate,
+                                           const maybe<AccT>& init, Op op) {
+    if (threadIdx.x != 0) return;
+    if (tile == 0) status.publish(0, tile_prefix, then(init, aggregate, op).value);
+    else status.publish(tile, tile_aggregate, aggregate);
+  }
+
+  // ... and looking back, then publishing the inclusive prefix.
+  template <class Tuning, class Status, class AccT, class Op, class Recompute>
+  __device__ static maybe<AccT> prefix_after_publishing(const Status& status, offset_t tile, const AccT& aggregate,
+                                                        const maybe<AccT>& init, Op op, Recompute aggregate_of) {
+    if (tile == 0) return init;
     const AccT exclusive = look_back<Tuning, Status, AccT>(status, tile, init, op, aggregate_of);
     if (threadIdx.x == 0) status.publish(tile, tile_prefix, op(exclusive, aggregate));
     return {exclusive, true};

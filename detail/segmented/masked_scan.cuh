@@ -91,9 +91,10 @@ struct scanned_values {
   Op op;
   __device__ OutIt array() const { return out; }  // (the engine's in-place test)
   // x: the thread's items (its warp's exchange slots free).
-  template <bool Full, int Items, class View, class Pair, class Exchange, class Staged, class Carry>
+  template <bool Full, int Items, class View, class Pair, class Exchange, class Staged, class Carry, class RunsBefore>
   __device__ void operator()(const View&, const thread_starts& h, const prefixes<Pair>& p, T (&x)[Items],
-                             const thread_place& at, Exchange& exchange, Staged&, const Carry&) const {
+                             const thread_place& at, Exchange& exchange, Staged&, const Carry&,
+                             const RunsBefore&) const {
     T acc = p.thread.value.value;
     bool has = p.thread.has;
 #pragma unroll
@@ -186,6 +187,11 @@ struct run_start_tile {
 // and the spans kernel writes its total; so the tile's prefix is its run
 // count alone (integers: the textbook look-back).
 //
+// The tile numbers its runs from its first while it gathers them, and asks
+// for the runs before it (runs_before(), block-wide: its look-back) only
+// once they are gathered, so the gathering fills the wait for its
+// predecessors; runs written item by item need the count at once.
+//
 // In a tile of about a run per item a thread's consecutive runs sit Items
 // slots apart across the warp: 16-way bank conflicts on every gathered
 // store, unless the slots skip one in 32 (the exchange's padding). H200,
@@ -200,13 +206,14 @@ struct run_totals {
   Op op;
   __device__ ValuesOut array() const { return values_out; }
   // p.thread: the runs before the thread, and (where p.thread.has) the
-  // combination of the tile's items before it in their run.
-  template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged>
+  // combination of the tile's items before it in their run; p.tile: the
+  // same before the tile, whose count runs_before() gives where p.tile's
+  // is not yet known (0 then).
+  template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged, class RunsBefore>
   __device__ void operator()(const View& heads, const thread_starts& h, const prefixes<headed<C, T>>& p, T (&x)[Items],
-                             const thread_place& at, Exchange& exchange, Staged& staged,
-                             const run_carries<T>& carry) const {
+                             const thread_place& at, Exchange& exchange, Staged& staged, const run_carries<T>& carry,
+                             const RunsBefore& runs_before) const {
     constexpr bool gathered = View::template gathers_keys<Staged>;
-    const offset_t first_run = static_cast<offset_t>(p.tile.value.heads);
     const int started = static_cast<int>(p.aggregate.heads);  // runs starting in the tile
     // The run begun before the tile, where it ends here: its piece to the
     // carries (where there are), else its total from the tile's prefix.
@@ -219,6 +226,49 @@ struct run_totals {
       if (at.count > 0 && at.i0 + at.count == at.base + at.valid) last_ends = h.last_ends;
       __syncthreads();  // every warp is done with its exchange slots
     }
+    offset_t first_run = 0;  // the runs before the tile
+    if constexpr (!gathered) first_run = runs_before();
+    offset_t input_runs = -1;  // where the thread holds the input's last item: the runs up to it, from the tile's
+    auto write = [&](auto padding) {
+      auto slot = [](offset_t s) { return decltype(padding)::value ? Exchange::padded(int(s)) : int(s); };
+      offset_t runs = static_cast<offset_t>(p.thread.value.heads - p.tile.value.heads);  // from the tile's first
+      T acc = p.thread.value.value;
+      bool has = p.thread.has;
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        if (!Full && k >= at.count) break;
+        if ((h.starts >> k) & 1) {
+          if constexpr (gathered) staged.exchange[slot(runs)] = keys.x[k];
+          else keys_out[first_run + runs] = heads.key(at.i0 + k);
+          ++runs;
+          acc = x[k];
+        } else {
+          acc = has ? static_cast<T>(op(acc, x[k])) : x[k];
+        }
+        has = true;
+        const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
+        if (ends) {
+          // (Slot s of the totals: the tile's run s - 1.)
+          if (spans && runs == 0) carry.pieces.first[at.tile] = acc;
+          else if constexpr (gathered) exchange.exchange[slot(runs)] = acc;
+          else values_out[first_run + runs - 1] = acc;
+          if (at.i0 + k == heads.n - 1) input_runs = runs;
+        }
+      }
+      if constexpr (gathered) {
+        __syncthreads();
+        first_run = runs_before();
+        for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
+        // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
+        const int lo = spans || first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
+        for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
+          values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
+        }
+      }
+    };
+    if (gathered && 2 * started > at.valid) write(std::true_type{});
+    else write(std::false_type{});
+    if (input_runs >= 0) *runs_out = first_run + input_runs;
     // The tile's carries: its runs before it, the piece of its last run;
     // the run begun before it, if it ends here (the thread with the tile's
     // last item knows, where no run starts in the tile); and that run's
@@ -235,44 +285,6 @@ struct run_totals {
         if (!h.last_ends) carry.pieces.first[at.tile] = p.aggregate.value;
       }
     }
-    auto write = [&](auto padding) {
-      auto slot = [](int s) { return decltype(padding)::value ? Exchange::padded(s) : s; };
-      offset_t runs = static_cast<offset_t>(p.thread.value.heads);
-      T acc = p.thread.value.value;
-      bool has = p.thread.has;
-#pragma unroll
-      for (int k = 0; k < Items; ++k) {
-        if (!Full && k >= at.count) break;
-        if ((h.starts >> k) & 1) {
-          if constexpr (gathered) staged.exchange[slot(int(runs - first_run))] = keys.x[k];
-          else keys_out[runs] = heads.key(at.i0 + k);
-          ++runs;
-          acc = x[k];
-        } else {
-          acc = has ? static_cast<T>(op(acc, x[k])) : x[k];
-        }
-        has = true;
-        const bool ends = k + 1 < at.count ? (h.starts >> (k + 1)) & 1 : h.last_ends;
-        if (ends) {
-          // (Slot s of the totals: run first_run - 1 + s.)
-          if (spans && runs == first_run) carry.pieces.first[at.tile] = acc;
-          else if constexpr (gathered) exchange.exchange[slot(int(runs - first_run))] = acc;
-          else values_out[runs - 1] = acc;
-          if (at.i0 + k == heads.n - 1) *runs_out = runs;
-        }
-      }
-      if constexpr (gathered) {
-        __syncthreads();
-        for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
-        // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
-        const int lo = spans || first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
-        for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
-          values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
-        }
-      }
-    };
-    if (gathered && 2 * started > at.valid) write(std::true_type{});
-    else write(std::false_type{});
   }
 };
 
@@ -351,31 +363,47 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         return prefixes<pair>{{before.has ? before.value : none, true}, {thread.has ? thread.value : none, thread.has},
                               scanned.aggregate};
       } else {
-        // The runs before the tile; values come from the tile alone (run_totals).
-        using counts_in = index_input<head_counts<Heads, C>>;
-        const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
-            counts_in{{heads}, 0}, status, {}, in_place};
-        // A tile that begins a run at most of its items takes longer, and so
-        // do its neighbours: its first poll waits longer, in proportion.
-        if (threadIdx.x < kWarpThreads && gridDim.x >= Tuning::paced_grid) {
-          __nanosleep(static_cast<unsigned>(Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) /
-                                            std::uint64_t(tile_size)));
-        }
-        const maybe<C> runs = decoupled_lookback::block_prefix<Tuning, decoupled_lookback::nearest_prefix>(
-            status, tile, scanned.aggregate.heads, [] { return C(1); }, maybe<C>{C(0), false}, ::cuda::std::plus<C>{},
-            recompute, count_prefix[0]);
-        const C before = runs.has ? runs.value : C(0);
+        // The tile's run count goes out now; the runs before it are looked
+        // back for when the outputs ask (runs_before), and its values come
+        // from the tile alone (run_totals): counted from the tile's first.
+        decoupled_lookback::nearest_prefix::publish_aggregate(status, tile, scanned.aggregate.heads,
+                                                              maybe<C>{C(0), false}, ::cuda::std::plus<C>{});
         const bool after_first = threadIdx.x > 0;
-        const pair thread{static_cast<C>(before + (after_first ? scanned.exclusive.heads : C(0))),
-                          scanned.exclusive.value};
-        return prefixes<pair>{{pair{before, scanned.aggregate.value}, true}, {thread, after_first},
+        const pair thread{after_first ? scanned.exclusive.heads : C(0), scanned.exclusive.value};
+        return prefixes<pair>{{pair{C(0), scanned.aggregate.value}, true}, {thread, after_first},
                               scanned.aggregate};
       }
     }();
+    // Block-wide: the runs begun before the tile (reduce_by_key).
+    const auto runs_before = [&]() -> offset_t {
+      if constexpr (std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>) {
+        using counts_in = index_input<head_counts<Heads, C>>;
+        const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
+            counts_in{{heads}, 0}, status, {}, in_place};
+        if (threadIdx.x < kWarpThreads) {
+          // A tile that begins a run at most of its items takes longer, and
+          // so do its neighbours: its first poll waits longer, in proportion.
+          if (gridDim.x >= Tuning::paced_grid) {
+            __nanosleep(static_cast<unsigned>(
+                Tuning::first_poll_delay_ns + Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) /
+                                                  std::uint64_t(tile_size)));
+          }
+          const maybe<C> runs = decoupled_lookback::nearest_prefix::prefix_after_publishing<Tuning>(
+              status, tile, scanned.aggregate.heads, maybe<C>{C(0), false}, ::cuda::std::plus<C>{}, recompute);
+          if (in_place) __threadfence();  // the tile's publications before its outputs
+          if (threadIdx.x == 0) count_prefix[0] = runs;
+        }
+        __syncthreads();
+        return count_prefix[0].has ? static_cast<offset_t>(count_prefix[0].value) : offset_t(0);
+      } else {
+        return static_cast<offset_t>(p.tile.value.heads);
+      }
+    };
     read_blocked(vectors, exchange, x);
     __syncwarp();  // every lane has its items before the outputs reuse the slots
-    outputs.template operator()<full, items>(
-        view, h, p, x, thread_place{base, valid, i0, count, warp_first, warp_valid, tile}, exchange, staged, carry);
+    outputs.template operator()<full, items>(view, h, p, x,
+                                             thread_place{base, valid, i0, count, warp_first, warp_valid, tile},
+                                             exchange, staged, carry, runs_before);
   };
   if (valid == tile_size) scan_tile(std::true_type{});
   else scan_tile(std::false_type{});
@@ -418,11 +446,9 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
     launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
            static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, n,
            outputs, status.words(), carry, op);
-    constexpr int span_threads = 256;
-    constexpr offset_t warps = span_threads / kWarpThreads;
-    launch(at, spans_kernel<span_threads, run_start_tile, decltype(outputs.values_out), offset_t, T, Op>,
-           static_cast<unsigned>((tiles + warps - 1) / warps), span_threads, "cascade reduce_by_key spans kernel",
-           run_start_tile{carry.heads_before}, tiles, outputs.values_out, maybe<T>{T{}, false}, op, carry.pieces);
+    launch_spans<tile_totals_tuning<T>::span_block_threads>(at, "cascade reduce_by_key spans kernel",
+                                                            run_start_tile{carry.heads_before}, tiles,
+                                                            outputs.values_out, maybe<T>{T{}, false}, op, carry.pieces);
   }
 }
 

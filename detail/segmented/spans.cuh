@@ -13,6 +13,7 @@
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/util/iterator.cuh>
+#include <cascade/detail/util/launch.cuh>
 
 namespace cascade::detail {
 
@@ -49,6 +50,15 @@ __global__ void __launch_bounds__(BlockThreads)
   }
   acc = warp_reduce(acc, op, 0, lanes);
   if (lane_id() == 0) out[j] = init.has ? static_cast<T>(op(init.value, acc)) : acc;
+}
+
+// The second launch over `tiles` tiles' carries: a warp per tile.
+template <int BlockThreads, class StartTile, class OutIt, class Id, class T, class Op>
+void launch_spans(const stream_place& at, const char* what, StartTile start_tile, offset_t tiles, OutIt out,
+                  maybe<T> init, Op op, carries<Id, T> carry) {
+  constexpr offset_t warps = BlockThreads / kWarpThreads;
+  launch(at, spans_kernel<BlockThreads, StartTile, OutIt, Id, T, Op>, static_cast<unsigned>((tiles + warps - 1) / warps),
+         BlockThreads, what, start_tile, tiles, out, init, op, carry);
 }
 
 }  // namespace cascade::detail

@@ -277,11 +277,9 @@ void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cu
   launch(at, tiles_kernel<tuning, Segments, ValueIt, OutIt, T, Op>, static_cast<unsigned>(tiles), tuning::block_threads,
          "cascade segmented reduce tiles kernel", segs, values, n, out, init, op, carry);
   if (!spans) return;
-  constexpr offset_t warps = tuning::span_block_threads / kWarpThreads;
-  using start_tile = segment_start_tile<Segments, segmented_tile_items<tuning>>;
-  launch(at, spans_kernel<tuning::span_block_threads, start_tile, OutIt, Id, T, Op>,
-         static_cast<unsigned>((tiles + warps - 1) / warps), tuning::span_block_threads,
-         "cascade segmented reduce spans kernel", start_tile{segs}, tiles, out, maybe<T>{init, true}, op, carry);
+  launch_spans<tuning::span_block_threads>(at, "cascade segmented reduce spans kernel",
+                                          segment_start_tile<Segments, segmented_tile_items<tuning>>{segs}, tiles, out,
+                                          maybe<T>{init, true}, op, carry);
 }
 
 }  // namespace cascade::detail::tile_totals

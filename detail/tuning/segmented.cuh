@@ -97,7 +97,7 @@ struct tile_totals_tuning {
   // 118 / 113 without. Fixed sizes search nothing and gain nothing (81 / 77
   // / 78 us without against 84 / 81 / 83 with): none there.
   static constexpr long long prefetch_bytes = 4 << 20;
-  // The second launch: one warp per segment that spans tiles.
+  // The second launch: one warp per segment (or reduce_by_key's run) that spans tiles.
   static constexpr int span_block_threads = 256;
 };
 
@@ -165,6 +165,10 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 // 5 blocks against 4 took 0.93-0.95x too: h200-segmented-rbk-blocks.json.
 // Five blocks of 34 KB of shared memory fit sm_90's 228 KB; an A100's 164
 // KB holds four, where the bound costs registers for nothing: not measured.)
+// Tiles of 128 threads x 16 at 10 blocks per SM (the same 48 registers),
+// gathering first: H200, 2^26, two rounds, 0.92-1.05x 9586e59's time
+// against 0.89-0.98x for 256 threads (h200-segmented-rbk-128-threads.json):
+// the count's wait does not shrink with the tile, so it weighs more.
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr int min_blocks_per_sm = 5;
@@ -177,18 +181,21 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
   // 2^16 the one launch (the second costs about 2.5 us).
   static constexpr offset_t spans_min_tiles = 256;
-  // The count's look-back keeps the flat scan's pacing (first poll after
-  // 1200 ns, 500 between polls). H200, 2^26, three rounds, against it
-  // (h200-segmented-rbk-count-pacing.json): first poll after 0 / 400 / 2400
-  // ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x (runs of 1 at 2400: 0.93-0.94x);
-  // 100 ns between polls 0.99-1.01x.
-  // A tile's first poll waits this much more times the share of its items
-  // that begin runs (tiles of runs of 1 take longer, and so do their
-  // predecessors). H200, 2^26, three rounds against none
-  // (h200-segmented-rbk-busy-tile-delay.json): runs of 1 0.95x, the other
-  // shapes 0.98-1.02x; the same times the share squared 0.95-0.96x and
-  // 0.99-1.02x.
-  static constexpr unsigned busy_tile_poll_delay_ns = 1200;
+  // A tile gathers its runs before it looks back for the count
+  // (masked_scan.cuh, run_totals), then waits this long before its first
+  // poll, and this much more times the share of its items that begin runs
+  // (tiles of runs of 1 take longer, and so do their predecessors). H200,
+  // 2^26, float / int32, three rounds, against 9586e59 (the look-back before
+  // the gathering, first poll after 1200 ns + 1200 x the share;
+  // h200-segmented-rbk-gather-first.json): gathering first with 400 + 600 x
+  // the share 0.88-0.90x the time at runs of 1, 0.91-0.94x at runs of 4 and
+  // the power law, 0.94-0.98x elsewhere; with 1200 + 1200 0.92-0.99x, with
+  // no wait 0.90-1.01x. (Before, with the look-back first: first poll after
+  // 0 / 400 / 2400 ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x of 1200, 100 ns
+  // between polls 0.99-1.01x, h200-segmented-rbk-count-pacing.json; 1200 x
+  // the share 0.95x at runs of 1, h200-segmented-rbk-busy-tile-delay.json.)
+  static constexpr unsigned first_poll_delay_ns = 400;
+  static constexpr unsigned busy_tile_poll_delay_ns = 600;
   static constexpr int group_window = 8;
 };
 
