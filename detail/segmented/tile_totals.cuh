@@ -96,23 +96,35 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
     const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
-    // Fixed segments of one 16-byte vector (4 floats, 2 doubles): each
-    // lane's vectors, as loaded, are whole segments, whose totals (folded
-    // left to right, as in the threads) go out coalesced, with no exchange.
+    // Fixed segments of 1, 2 or 4 16-byte vectors inside a thread's items
+    // (4, 8 or 16 floats; 2, 4 or 8 doubles): each segment is consecutive
+    // lanes' vectors of one row as loaded, folded left to right along them
+    // (lane r of a segment starts from lane r - 1's fold: the threads' fold,
+    // so the same bits), and the totals go out coalesced, with no exchange.
     // (Smaller segments would go out strided across the warp: segments of one
     // float took 2.1x the time so; h200-segmented-fixed-vector-segments.json.)
     if constexpr (full && !Segments::stage_begins && vector_io_v<exchange_t, T, ValueIt>) {
       constexpr int v = exchange_t::vector_items;
-      if (segs.inside_threads(v) == v && exchange_vectors<true, exchange_t, T>(values)) {
+      const int size = segs.inside_threads(items), lanes = size / v;
+      if (size % v == 0 && lanes > 0 && lanes <= 4 && exchange_vectors<true, exchange_t, T>(values)) {
         T x[items];
         load_exchange<true, items, exchange_t>(values, warp_first, warp_items, T{}, x);
+        const int r = lane_id() % lanes;  // this lane's place in its segment
 #pragma unroll
         for (int j = 0; j < exchange_t::vectors_per_thread; ++j) {
           T acc = x[j * v];
+          for (int step = 0; step < lanes; ++step) {
+            const T before = step > 0 ? shuffle_up(acc, 1) : acc;
+            if (r == step) {
+              acc = step == 0 ? x[j * v] : static_cast<T>(op(before, x[j * v]));
 #pragma unroll
-          for (int c = 1; c < v; ++c) acc = static_cast<T>(op(acc, x[j * v + c]));
-          const offset_t first = warp_first + offset_t(j * kWarpThreads + lane_id()) * v;
-          out[segs.segment_of(first)] = static_cast<T>(op(init, acc));
+              for (int c = 1; c < v; ++c) acc = static_cast<T>(op(acc, x[j * v + c]));
+            }
+          }
+          if (r == lanes - 1) {
+            const offset_t last = warp_first + offset_t(j * kWarpThreads + lane_id()) * v;
+            out[segs.segment_of(last)] = static_cast<T>(op(init, acc));
+          }
         }
         return;
       }

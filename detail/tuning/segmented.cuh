@@ -52,6 +52,10 @@ struct tile_totals_tuning {
   //   time (95 -> 83 us, CUB 88), segments of 1 and 16 1.04x / 1.02-1.03x,
   //   others 0.98-1.01x; sizes 1, 2, 4 so (written strided) took segments
   //   of 1 2.1x (h200-segmented-fixed-vector-segments.json).
+  // - fixed segments of 2 or 4 such vectors (8 or 16 floats) folded left to
+  //   right along the lanes that loaded them: H200, 2^26 floats / int32,
+  //   segments of 16 0.94 / 0.93x the time (85 -> 79 us, CUB 72), the other
+  //   sizes 0.98-1.01x (h200-segmented-fixed-lane-segments.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
