@@ -105,14 +105,19 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     // float took 2.1x the time so; h200-segmented-fixed-vector-segments.json.)
     if constexpr (full && !Segments::stage_begins && vector_io_v<exchange_t, T, ValueIt>) {
       constexpr int v = exchange_t::vector_items;
-      const int size = segs.inside_threads(items), lanes = size / v;
-      if (size % v == 0 && lanes > 0 && lanes <= 4 && exchange_vectors<true, exchange_t, T>(values)) {
+      const int size = segs.inside_threads(items);
+      // (The lanes a segment spans, known at compile time: a loop over a
+      // run-time count took segments of 16 floats 1.06-1.09x the time;
+      // h200-segmented-fixed-lanes-unrolled.json.)
+      auto fold_segments = [&](auto lanes_per_segment) {
+        constexpr int lanes = decltype(lanes_per_segment)::value;
         T x[items];
         load_exchange<true, items, exchange_t>(values, warp_first, warp_items, T{}, x);
         const int r = lane_id() % lanes;  // this lane's place in its segment
 #pragma unroll
         for (int j = 0; j < exchange_t::vectors_per_thread; ++j) {
           T acc = x[j * v];
+#pragma unroll
           for (int step = 0; step < lanes; ++step) {
             const T before = step > 0 ? shuffle_up(acc, 1) : acc;
             if (r == step) {
@@ -126,6 +131,11 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
             out[segs.segment_of(last)] = static_cast<T>(op(init, acc));
           }
         }
+      };
+      if ((size == v || size == 2 * v || size == 4 * v) && exchange_vectors<true, exchange_t, T>(values)) {
+        if (size == v) fold_segments(std::integral_constant<int, 1>{});
+        else if (size == 2 * v) fold_segments(std::integral_constant<int, 2>{});
+        else fold_segments(std::integral_constant<int, 4>{});
         return;
       }
     }

@@ -55,7 +55,9 @@ struct tile_totals_tuning {
   // - fixed segments of 2 or 4 such vectors (8 or 16 floats) folded left to
   //   right along the lanes that loaded them: H200, 2^26 floats / int32,
   //   segments of 16 0.94 / 0.93x the time (85 -> 79 us, CUB 72), the other
-  //   sizes 0.98-1.01x (h200-segmented-fixed-lane-segments.json).
+  //   sizes 0.98-1.01x (h200-segmented-fixed-lane-segments.json); with the
+  //   lanes a segment spans known at compile time, segments of 16 0.92-0.94x
+  //   that again (80 -> 74 us; h200-segmented-fixed-lanes-unrolled.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
