@@ -177,7 +177,7 @@ struct nearest_prefix {
   __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate, bool,
                                                  const maybe<AccT>& init, Op op, Recompute aggregate_of) {
     publish_aggregate(status, tile, aggregate, init, op);
-    pace_first_poll<Tuning>();
+    if (tile > 0) pace_first_poll<Tuning>();  // (tile 0 has no predecessor to wait for)
     return prefix_after_publishing<Tuning>(status, tile, aggregate, init, op, aggregate_of);
   }
 
