@@ -87,10 +87,12 @@ __device__ __forceinline__ unsigned spin_nanoseconds() {
 
 // Gives the predecessors time to publish before the first poll: polls are
 // L2 traffic that competes with the data, which matters only when many
-// tiles are in flight.
+// tiles are in flight. `extra_ns`: a caller's own addition (a tile that
+// knows it and its neighbours are slow).
 template <class Tuning>
-__device__ __forceinline__ void pace_first_poll() {
-  if (Tuning::first_poll_delay_ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(Tuning::first_poll_delay_ns);
+__device__ __forceinline__ void pace_first_poll(unsigned extra_ns = 0) {
+  const unsigned ns = Tuning::first_poll_delay_ns + extra_ns;
+  if (ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(ns);
 }
 
 // The first warp of tile `tile` (> 0) finds the combination of every element

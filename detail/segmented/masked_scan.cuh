@@ -307,6 +307,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   __shared__ uninitialized_array<maybe<C>, 1> count_prefix;
   __shared__ typename Heads::template storage<threads, items> staged;
 
+  let_dependents_launch();  // reduce_by_key's spans launch
   const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
   const offset_t base = tile * tile_size;
   const int valid = static_cast<int>(min_of(n - base, tile_size));
@@ -383,10 +384,10 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         if (threadIdx.x < kWarpThreads) {
           // A tile that begins a run at most of its items takes longer, and
           // so do its neighbours: its first poll waits longer, in proportion.
-          if (gridDim.x >= Tuning::paced_grid) {
-            __nanosleep(static_cast<unsigned>(
-                Tuning::first_poll_delay_ns + Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) /
-                                                  std::uint64_t(tile_size)));
+          // (Tile 0 has no predecessor to wait for.)
+          if (tile > 0) {
+            decoupled_lookback::pace_first_poll<Tuning>(static_cast<unsigned>(
+                Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) / std::uint64_t(tile_size)));
           }
           const maybe<C> runs = decoupled_lookback::nearest_prefix::prefix_after_publishing<Tuning>(
               status, tile, scanned.aggregate.heads, maybe<C>{C(0), false}, ::cuda::std::plus<C>{}, recompute);

@@ -33,6 +33,7 @@ __global__ void __launch_bounds__(BlockThreads)
     spans_kernel(StartTile start_tile, offset_t tiles, OutIt out, maybe<T> init, Op op, carries<Id, T> carry) {
   const offset_t tile = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) / kWarpThreads;
   if (tile >= tiles) return;  // a whole warp
+  wait_for_prior_grid();  // the tiles' carries (a dependent launch)
   const Id j = carry.closing[tile];
   if (j < 0) return;
   const offset_t from = start_tile(j, tile);
@@ -52,13 +53,16 @@ __global__ void __launch_bounds__(BlockThreads)
   if (lane_id() == 0) out[j] = init.has ? static_cast<T>(op(init.value, acc)) : acc;
 }
 
-// The second launch over `tiles` tiles' carries: a warp per tile.
+// The second launch over the carries of the `tiles` tiles of the kernel
+// before it (one block per tile, which calls let_dependents_launch): a warp
+// per tile.
 template <int BlockThreads, class StartTile, class OutIt, class Id, class T, class Op>
 void launch_spans(const stream_place& at, const char* what, StartTile start_tile, offset_t tiles, OutIt out,
                   maybe<T> init, Op op, carries<Id, T> carry) {
   constexpr offset_t warps = BlockThreads / kWarpThreads;
-  launch(at, spans_kernel<BlockThreads, StartTile, OutIt, Id, T, Op>, static_cast<unsigned>((tiles + warps - 1) / warps),
-         BlockThreads, what, start_tile, tiles, out, init, op, carry);
+  launch_after_prior(at, static_cast<unsigned>(tiles), spans_kernel<BlockThreads, StartTile, OutIt, Id, T, Op>,
+                     static_cast<unsigned>((tiles + warps - 1) / warps), BlockThreads, what, start_tile, tiles, out,
+                     init, op, carry);
 }
 
 }  // namespace cascade::detail

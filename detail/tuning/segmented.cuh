@@ -123,6 +123,10 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   //   1.16, 0.96 / 0.97; 128 x 24 at 8 blocks 0.95 / 1.17, 0.97 / 0.92;
   //   256 x 16 at 4 blocks 0.93 / 1.02, 0.83 / 0.84 (4 groups: 0.97 / 1.16,
   //   0.89 / 0.89).
+  // Later (H200, 2^26, three rounds; h200-segmented-masked-blocks-5-6.json),
+  // 256 x 16 at 5 / 6 blocks (48 / 40 registers) against 4: scans by key
+  // 1.02-1.11x / 1.05-1.24x the time, segmented scans 0.95-1.11x /
+  // 0.91-1.09x.
   // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
   // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
   // 12-16 us).

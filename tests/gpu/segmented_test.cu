@@ -268,6 +268,50 @@ TEST_F(Segmented, FixedSizeMatchesReference) {
   }
 }
 
+// Grids of more than 4096 tiles (16385 of 2048 int64 values): the second
+// launch, which joins the segments and runs that span tiles, begins while
+// the tiles run (a dependent launch, on Hopper) and must wait for their
+// pieces. Against CUB, segments of 65543 items (33 tiles each) and a power law.
+TEST_F(Segmented, SpansJoinedAfterLargeGrids) {
+  const std::int64_t n = (std::int64_t(1) << 25) + 123;
+  for (const shape& s : {shape{"fixed", n, 65543}, shape{"powerlaw", n, 0}}) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, 29);
+    const std::int64_t segments = lengths.size();
+    const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
+    const auto d_v = to_device(random_input<std::int64_t, plus>(s.n, 31));
+    const std::int64_t init = 7;
+    thrust::device_vector<std::int64_t> got(segments), want(segments);
+    poison(got);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), got.begin(), init, plus{});
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceSegmentedReduce::Reduce(t, b, d_v.data().get(), want.data().get(), segments,
+                                                d_offsets.data().get(), d_offsets.data().get() + 1, plus{}, init);
+    });
+    expect_equal(to_host(got), to_host(want));
+    if (s.len > 0) {
+      poison(got);
+      cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), s.len, got.begin(), init, plus{});
+      expect_equal(to_host(got), to_host(want));
+    }
+
+    const auto d_keys = to_device(keys_of<std::int32_t>(lengths, 3));
+    thrust::device_vector<std::int32_t> keys_out(segments), want_keys(segments);
+    thrust::device_vector<std::int64_t> sums(segments), want_sums(segments), runs(1);
+    poison(sums);
+    const auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(),
+                                             keys_out.begin(), sums.begin());
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceReduce::ReduceByKey(t, b, d_keys.data().get(), want_keys.data().get(), d_v.data().get(),
+                                            want_sums.data().get(), runs.data().get(), plus{}, s.n);
+    });
+    const std::int64_t want_runs = runs[0];
+    ASSERT_EQ(ends.second - sums.begin(), want_runs);
+    sums.resize(want_runs), want_sums.resize(want_runs);
+    expect_equal(to_host(sums), to_host(want_sums));
+  }
+}
+
 // Fixed sizes take the offsets form's combination tree: the same bits for
 // float sums (sizes that divide a thread's items fold inside the threads,
 // sizes of 2-32 threads' items complete in a warp scan).
