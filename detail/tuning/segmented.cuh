@@ -126,7 +126,11 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   // Later (H200, 2^26, three rounds; h200-segmented-masked-blocks-5-6.json),
   // 256 x 16 at 5 / 6 blocks (48 / 40 registers) against 4: scans by key
   // 1.02-1.11x / 1.05-1.24x the time, segmented scans 0.95-1.11x /
-  // 0.91-1.09x.
+  // 0.91-1.09x. Tiles of 256 x 20 (the flat scan's 5120 items, fewer
+  // tiles and groups to chain): scans by key 1.12-1.35x, reduce_by_key
+  // 2.0-7.6x (its gathering spilled), segmented scans 0.92-0.96x where no
+  // tile holds a start but 1.18-1.20x in segments of 4096
+  // (h200-segmented-masked-tiles-256x20.json).
   // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
   // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
   // 12-16 us).
