@@ -307,7 +307,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   __shared__ uninitialized_array<maybe<C>, 1> count_prefix;
   __shared__ typename Heads::template storage<threads, items> staged;
 
-  let_dependents_launch();  // reduce_by_key's spans launch
+  if constexpr (!std::is_same_v<Carry, no_carries>) {
+    if (carry.pieces.first != nullptr) let_dependents_launch();  // reduce_by_key's spans launch follows
+  }
   const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
   const offset_t base = tile * tile_size;
   const int valid = static_cast<int>(min_of(n - base, tile_size));

@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     return exchange.exchange[(p / warp_items) * exchange_t::warp_slots + exchange_t::padded(p % warp_items)];
   };
 
-  let_dependents_launch();  // the spans launch, if any
+  if (carry.first != nullptr) let_dependents_launch();  // the spans launch follows
   const offset_t tile = blockIdx.x;
   const offset_t base = tile * tile_size;
   const int valid = static_cast<int>(min_of(n - base, tile_size));

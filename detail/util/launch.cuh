@@ -163,6 +163,8 @@ void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, un
 // (h200-segmented-dependent-launch.json): fixed-size segments of 65536 and
 // 2^22 0.94-0.97x the time, offsets forms 0.94-1.00x, reduce_by_key
 // 0.97-0.99x; at 2^16 within the spread.
+// (Only a kernel that a dependent launch follows calls it: any kernel the
+// caller launches next, as a dependent launch of its own, would begin early.)
 __device__ __forceinline__ void let_dependents_launch() {
   NV_IF_TARGET(NV_PROVIDES_SM_90,
                (if (threadIdx.x == 0 && gridDim.x > kGraphMaxGrid) asm volatile("griddepcontrol.launch_dependents;");))
