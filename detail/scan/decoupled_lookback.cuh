@@ -87,12 +87,12 @@ __device__ __forceinline__ unsigned spin_nanoseconds() {
 
 // Gives the predecessors time to publish before the first poll: polls are
 // L2 traffic that competes with the data, which matters only when many
-// tiles are in flight. `extra_ns`: a caller's own addition (a tile that
-// knows it and its neighbours are slow).
+// tiles are in flight. Tile 0 has no predecessor to wait for. `extra_ns`: a
+// caller's own addition (a tile that knows it and its neighbours are slow).
 template <class Tuning>
-__device__ __forceinline__ void pace_first_poll(unsigned extra_ns = 0) {
+__device__ __forceinline__ void pace_first_poll(offset_t tile, unsigned extra_ns = 0) {
   const unsigned ns = Tuning::first_poll_delay_ns + extra_ns;
-  if (ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(ns);
+  if (tile > 0 && ns > 0 && gridDim.x >= Tuning::paced_grid) __nanosleep(ns);
 }
 
 // The first warp of tile `tile` (> 0) finds the combination of every element
@@ -179,7 +179,7 @@ struct nearest_prefix {
   __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate, bool,
                                                  const maybe<AccT>& init, Op op, Recompute aggregate_of) {
     publish_aggregate(status, tile, aggregate, init, op);
-    if (tile > 0) pace_first_poll<Tuning>();  // (tile 0 has no predecessor to wait for)
+    pace_first_poll<Tuning>(tile);
     return prefix_after_publishing<Tuning>(status, tile, aggregate, init, op, aggregate_of);
   }
 

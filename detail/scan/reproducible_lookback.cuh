@@ -257,7 +257,7 @@ struct group_prefix {
       }
       return {AccT{}, false};
     }
-    if (tile > 0) pace_first_poll<Tuning>();
+    pace_first_poll<Tuning>(tile);
     // One round trip asks for this group's tiles before this one and the
     // totals and prefixes of the Tuning::group_window groups before this one.
     const offset_t first = max_of<offset_t>(0, group - Tuning::group_window);

@@ -386,11 +386,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         if (threadIdx.x < kWarpThreads) {
           // A tile that begins a run at most of its items takes longer, and
           // so do its neighbours: its first poll waits longer, in proportion.
-          // (Tile 0 has no predecessor to wait for.)
-          if (tile > 0) {
-            decoupled_lookback::pace_first_poll<Tuning>(static_cast<unsigned>(
-                Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) / std::uint64_t(tile_size)));
-          }
+          decoupled_lookback::pace_first_poll<Tuning>(
+              tile, static_cast<unsigned>(Tuning::busy_tile_poll_delay_ns * std::uint64_t(scanned.aggregate.heads) /
+                                          std::uint64_t(tile_size)));
           const maybe<C> runs = decoupled_lookback::nearest_prefix::prefix_after_publishing<Tuning>(
               status, tile, scanned.aggregate.heads, maybe<C>{C(0), false}, ::cuda::std::plus<C>{}, recompute);
           if (in_place) __threadfence();  // the tile's publications before its outputs
