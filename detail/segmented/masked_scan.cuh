@@ -328,10 +328,14 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     constexpr bool full = decltype(whole)::value;
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+    // Where the tuning says, a whole tile of an aligned array goes to the
+    // exchange by asynchronous copies, in flight while the heads are found.
+    bool vectors = Tuning::copies_values && start_exchange_copies_if<full, T>(values, warp_first, exchange);
     const auto view = heads.stage(base, valid, staged);  // block-wide
     const thread_starts h = view.template starts<full, items>(i0, count, warp_first, warp_valid, staged);
-    const bool vectors = fill_exchange<full, items>(values, warp_first, warp_valid,
-                                                    full ? T{} : static_cast<T>(values[base]), exchange);
+    if (vectors) finish_exchange_copies();
+    else vectors = fill_exchange<full, items>(values, warp_first, warp_valid,
+                                              full ? T{} : static_cast<T>(values[base]), exchange);
     T x[items];
     read_blocked(vectors, exchange, x);
     T acc = x[0];

@@ -138,6 +138,16 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 4;
   static constexpr int group_batch = 1;
+  // Whether a whole tile of an aligned array of values reaches the exchange
+  // by asynchronous copies started before the heads are found (their loads
+  // in flight meanwhile, in no registers), rather than by the threads' loads
+  // after. H200, 2^26, two rounds (h200-segmented-copied-values.json): the
+  // scans by key 0.98-1.03x the time (1.02-1.03x at 16 runs of 2^22), so
+  // not here; reduce_by_key 0.96-0.99x, segmented scans 0.96-0.99x (2^22
+  // 1.00-1.01x), so there (three rounds more, h200-segmented-bounded-grid.json:
+  // 0.95-0.98x and 0.94-0.99x). The keys copied too: reduce_by_key
+  // 1.03-1.08x; at 5 or 6 blocks per SM (48 / 40 registers) 1.03-1.24x.
+  static constexpr bool copies_values = false;
   // Segment begins (CSR offsets) each thread reads at once while staging.
   static constexpr int begins_in_flight = 4;
   // The offsets a tile a wave ahead will search and stage, asked of L2 where
@@ -167,6 +177,7 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // arrive by asynchronous copies).
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
+  static constexpr bool copies_values = true;
   static constexpr unsigned first_poll_delay_ns = 400;
   static constexpr offset_t begins_prefetch_min = 64, begins_prefetch_max = 2048;
 };
@@ -185,6 +196,7 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 // the count's wait does not shrink with the tile, so it weighs more.
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
+  static constexpr bool copies_values = true;
   static constexpr int min_blocks_per_sm = 5;
   // From this many tiles on, the run count's look-back and a second launch
   // for the runs that span tiles; below, one launch, the counted pairs
