@@ -21,10 +21,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -108,32 +110,77 @@ void with_segment_id(offset_t segments, Go go) {
   else go(std::int64_t{});
 }
 
+// offsets[0] and offsets[segments] into ends[0] and ends[1], then `ticket`
+// into ends[2], after them: the host waits for the ticket alone.
 template <class OffsetIt>
-__global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, offset_t* ends) {
+__global__ void read_offset_ends_kernel(OffsetIt offsets, offset_t segments, offset_t* ends, offset_t ticket) {
   ends[0] = static_cast<offset_t>(offsets[0]);
   ends[1] = static_cast<offset_t>(offsets[segments]);
+  __threadfence_system();
+  *static_cast<volatile offset_t*>(ends + 2) = ticket;
 }
 
-// offsets[0] and offsets[segments]: the range of items, which sizes the
-// grid, read back to the host (the offsets forms wait for this read, so a
-// stream being captured into a graph is refused before anything is
-// enqueued, and its capture goes on). Offsets that end before they begin
-// are refused here, before any write.
-template <class OffsetIt>
+// Waits until the device has written `ticket` to *flag, or the stream has
+// failed (its error, thrown).
+inline void wait_for_ticket(const volatile offset_t* flag, offset_t ticket, cudaStream_t stream) {
+  for (unsigned spins = 1; *flag != ticket; ++spins) {
+    if (spins % 1024 != 0) continue;
+    const cudaError_t status = cudaStreamQuery(stream);
+    if (status == cudaSuccess && *flag != ticket) {
+      throw std::logic_error("cascade: the read of the offsets' ends finished without its result");
+    }
+    if (status != cudaSuccess && status != cudaErrorNotReady) check(status, "cudaStreamQuery");
+    std::this_thread::yield();
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+}
+
+// offsets[0] and offsets[segments]: the range of items, read back to the
+// host (so a stream being captured into a graph is refused before anything
+// is enqueued, and its capture goes on). `queue()` enqueues what needs no
+// answer on the host, behind the read and before the host waits for it, so
+// the GPU does not wait for the host. Offsets that end before they begin are
+// refused here: what queue() enqueued must write nothing then.
+template <class OffsetIt, class Queue>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
-                                          const device_context& at, const char* name) {
+                                          const device_context& at, const char* name, Queue queue) {
   require_not_capturing(stream, name,
                         "the keyed or fixed-size forms (the offsets forms read the item count back to the host)");
-  offset_t* ends = result_slot::get<offset_t[2]>(at)[0];
+  offset_t* ends = result_slot::get<offset_t[3]>(at)[0];
+  thread_local offset_t tickets = 0;  // (the slot is the thread's too)
+  const offset_t ticket = ++tickets;
+  *static_cast<volatile offset_t*>(ends + 2) = 0;  // (other calls' results pass through the slot)
   // Through the stream's graph for it (launch.cuh): 1-2 us less than a launch.
-  launch(place_of(stream), read_offset_ends_kernel<OffsetIt>, 1, 1, "cascade read-offsets kernel", offsets, segments, ends);
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  launch(place_of(stream), read_offset_ends_kernel<OffsetIt>, 1, 1, "cascade read-offsets kernel", offsets, segments,
+         ends, ticket);
+  queue();
+  wait_for_ticket(ends + 2, ticket, stream);
   const offset_t first = ends[0], last = ends[1];
   if (first < 0 || last < first) {
     throw std::invalid_argument(std::string(name) + ": the offsets are not ascending (offsets[0] = " +
                                 std::to_string(first) + ", offsets[last] = " + std::to_string(last) + ")");
   }
   return {first, last};
+}
+template <class OffsetIt>
+std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
+                                          const device_context& at, const char* name) {
+  return offset_ends(offsets, segments, stream, at, name, [] {});
+}
+
+// The items from an array of values to the end of its allocation, where the
+// grid of a segmented_reduce by offsets may be sized by that (tuning:
+// tile_totals_tuning::bounded_grid_max_tiles); else 0 (other iterators, or
+// memory the driver gives no range for).
+template <class T, class ValueIt>
+offset_t bounded_segmented_items(ValueIt values) {
+  const auto raw = unwrap(values);
+  if constexpr (std::is_pointer_v<decltype(raw)>) {
+    using tuning = tile_totals_tuning<T>;
+    const offset_t bound = items_to_allocation_end(raw);
+    if (bound <= tuning::bounded_grid_max_tiles * segmented_tile_items<tuning>) return bound;
+  }
+  return 0;
 }
 
 template <class OutIt, class T>
@@ -149,7 +196,9 @@ __global__ void fill_kernel(OutIt out, offset_t count, T value) {
 template <class T, class S, class ValueIt, class OutIt, class Op, class MakeSegments>
 void cuda_segment_totals(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t segments,
                          MakeSegments make_segments, OutIt out, T init, Op op) {
-  with_segment_id(segments, [&](auto id) { tile_totals::run(make_segments(id), values, n, out, init, op, policy.stream()); });
+  with_segment_id(segments, [&](auto id) {
+    tile_totals::run(make_segments(id), values, tile_totals::items_known{n}, n, out, init, op, policy.stream());
+  });
 }
 
 template <class S, class ValueIt, class OffsetIt, class OutIt, class T, class Op>
@@ -160,6 +209,25 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   if (segments == 0) return;
   check_device_accessible(offsets, name, "the offsets");
   check_device_accessible(out, name, "the output range");
+  // Values in an array: its allocation bounds the items, and so the grid,
+  // whose blocks read the item count themselves; the reduction is queued
+  // behind the read of the offsets' ends, before the host waits for them.
+  if (const offset_t bound = bounded_segmented_items<T>(values); bound > 0) {
+    check_device_accessible(values, name, "the values");
+    const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name, [&] {
+      with_segment_id(segments, [&](auto id) {
+        using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
+        tile_totals::run(segs_t{unwrap(offsets), decltype(id)(segments), 0, bound}, unwrap(values),
+                         tile_totals::items_from_offsets{bound}, bound, unwrap(out), init, op, policy.stream());
+      });
+    });
+    if (ends.second > bound) {
+      throw std::invalid_argument(std::string(name) + ": the offsets pass the end of the values (offsets[last] = " +
+                                  std::to_string(ends.second) + ", the values' allocation holds " +
+                                  std::to_string(bound) + " from the first)");
+    }
+    return;
+  }
   const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name);
   const offset_t first = ends.first, n = ends.second - ends.first;
   if (n == 0) {  // every segment empty

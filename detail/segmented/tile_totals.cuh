@@ -56,16 +56,48 @@ inline constexpr int tiles_min_blocks = !Segments::stage_begins ? Tuning::min_bl
                                             ? Tuning::copying_min_blocks_per_sm
                                             : Tuning::searching_min_blocks_per_sm;
 
-// Tile blockIdx.x of the n items. Each thread marks where segments start
+// Where a tile kernel's items lie: first, and n of them (n < 0: the offsets
+// are invalid, and nothing is written).
+struct item_range {
+  offset_t first, n;
+};
+
+// The items known on the host: the values begin at the first one.
+struct items_known {
+  offset_t n;
+  template <class Segments>
+  __device__ item_range resolve(Segments&) const { return {0, n}; }
+};
+
+// CSR offsets read by each block (the offsets forms over an array, whose
+// allocation bounds the grid; see dispatch/segmented.cuh): the items are
+// [offsets[0], offsets[segments]) of the values, which must lie within
+// `bound`, the items from the values to the end of their allocation.
+struct items_from_offsets {
+  offset_t bound;
+  template <class Segments>
+  __device__ item_range resolve(Segments& segs) const {
+    const offset_t first = static_cast<offset_t>(segs.offsets[0]);
+    const offset_t last = static_cast<offset_t>(segs.offsets[segs.segments]);
+    if (first < 0 || last < first || last > bound) return {0, -1};
+    segs.base = first;
+    segs.items = last - first;
+    return {first, last - first};
+  }
+};
+
+// Tile blockIdx.x of the n items (from `extent`: a block past them, where a
+// bound sized the grid, only clears its carries, and where there are no
+// items at all, every segment gets init). Each thread marks where segments start
 // among its items (a walk over the segment begins, not the items) and folds
 // its items; the fold at a piece's last item goes to ends(p) (shared memory,
 // by position). After the block scan ends(p) holds, at each segment's last
 // item, the segment's total in the tile. The block finally walks the tile's
 // segments: the totals of those that began and ended in the tile, init for
 // the empty ones, and the carries for those that cross its edges.
-template <class Tuning, class Segments, class ValueIt, class OutIt, class T, class Op>
+template <class Tuning, class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
-    tiles_kernel(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op,
+    tiles_kernel(Segments segs, ValueIt values, Extent extent, OutIt out, T init, Op op,
                  carries<typename Segments::id_type, T> carry) {
   using Id = typename Segments::id_type;
   using run = headed<bool, T>;
@@ -84,8 +116,19 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   };
 
   if (carry.first != nullptr) let_dependents_launch();  // the spans launch follows
+  const item_range range = extent.resolve(segs);
+  const offset_t n = range.n;
+  values = values + range.first;
   const offset_t tile = blockIdx.x;
   const offset_t base = tile * tile_size;
+  if (base >= n) {
+    if (carry.closing != nullptr) carry.closing[tile] = Id(-1);
+    const offset_t stride = offset_t(gridDim.x) * threads;
+    for (offset_t j = offset_t(blockIdx.x) * threads + threadIdx.x; n == 0 && j < offset_t(segs.segments); j += stride) {
+      out[j] = init;
+    }
+    return;
+  }
   const int valid = static_cast<int>(min_of(n - base, tile_size));
   const int p0 = static_cast<int>(threadIdx.x) * items;
   const offset_t i0 = base + p0;
@@ -274,19 +317,25 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
 }
 
 // The tile where segment j began (spans.cuh).
-template <class Segments, offset_t TileItems>
+template <class Segments, class Extent, offset_t TileItems>
 struct segment_start_tile {
   Segments segs;
-  __device__ offset_t operator()(typename Segments::id_type j, offset_t) const { return segs.begin(j) / TileItems; }
+  Extent extent;
+  __device__ offset_t operator()(typename Segments::id_type j, offset_t) const {
+    Segments s = segs;
+    extent.resolve(s);
+    return s.begin(j) / TileItems;
+  }
 };
 
-// The totals of the numbered segments `segs` of the n > 0 items `values`
-// (init op total, init for an empty segment) into out[0, segments).
-template <class Segments, class ValueIt, class OutIt, class T, class Op>
-void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cudaStream_t stream) {
+// The totals of the numbered segments `segs` of the items `values` (init op
+// total, init for an empty segment) into out[0, segments): `extent` says
+// where the items lie, at most max_n > 0 of them.
+template <class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
+void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out, T init, Op op, cudaStream_t stream) {
   using Id = typename Segments::id_type;
   using tuning = tile_totals_tuning<T>;
-  const offset_t tiles = (n + segmented_tile_items<tuning> - 1) / segmented_tile_items<tuning>;
+  const offset_t tiles = (max_n + segmented_tile_items<tuning> - 1) / segmented_tile_items<tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented reduce: the input needs more than 2^31 - 1 tiles");
   // Where no segment can cross a tile's edge (one tile, or fixed sizes that
   // divide the tile), one launch and no carries: no allocation either.
@@ -297,12 +346,12 @@ void run(Segments segs, ValueIt values, offset_t n, OutIt out, T init, Op op, cu
   const carries<Id, T> carry = spans ? carries<Id, T>{temp.at<T>(first_at), temp.at<T>(last_at), temp.at<Id>(closing_at)}
                                      : carries<Id, T>{nullptr, nullptr, nullptr};
   const stream_place at = place_of(stream);
-  launch(at, tiles_kernel<tuning, Segments, ValueIt, OutIt, T, Op>, static_cast<unsigned>(tiles), tuning::block_threads,
-         "cascade segmented reduce tiles kernel", segs, values, n, out, init, op, carry);
+  launch(at, tiles_kernel<tuning, Segments, ValueIt, Extent, OutIt, T, Op>, static_cast<unsigned>(tiles),
+         tuning::block_threads, "cascade segmented reduce tiles kernel", segs, values, extent, out, init, op, carry);
   if (!spans) return;
   launch_spans<tuning::span_block_threads>(at, "cascade segmented reduce spans kernel",
-                                          segment_start_tile<Segments, segmented_tile_items<tuning>>{segs}, tiles, out,
-                                          maybe<T>{init, true}, op, carry);
+                                          segment_start_tile<Segments, Extent, segmented_tile_items<tuning>>{segs, extent},
+                                          tiles, out, maybe<T>{init, true}, op, carry);
 }
 
 }  // namespace cascade::detail::tile_totals

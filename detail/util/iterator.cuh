@@ -144,6 +144,20 @@ inline bool driver_knows_pointer(const void* p) {
   return query(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS;
 }
 
+// How many values fit from p to the end of the CUDA allocation that holds
+// it (the driver's address range: device, managed or page-locked memory), a
+// bound on any array that begins at p; 0 where the driver gives none.
+template <class T>
+offset_t items_to_allocation_end(const T* p) {
+  using range_t = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+  static const range_t range = driver_entry<range_t>("cuMemGetAddressRange");
+  CUdeviceptr base = 0;
+  std::size_t bytes = 0;
+  const auto at = reinterpret_cast<CUdeviceptr>(p);
+  if (range == nullptr || range(&base, &bytes, at) != CUDA_SUCCESS || at < base || at >= base + bytes) return 0;
+  return static_cast<offset_t>((base + bytes - at) / sizeof(T));
+}
+
 // A raw pointer handed to a GPU policy must point to memory the device can
 // reach: device, managed, or page-locked host memory. Pageable host memory
 // would make the kernel fault; say so instead. Fancy iterators are not checked.

@@ -664,15 +664,59 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   const auto d_v = to_device(std::vector<std::int32_t>(100, 1));
   const auto descending = to_device(std::vector<std::int64_t>{50, 60, 10});
   const auto negative = to_device(std::vector<std::int64_t>{-4, 10});
+  const auto past_the_values = to_device(std::vector<std::int64_t>{0, 50, 101});
   thrust::device_vector<std::int32_t> out(100, -1);
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), descending.begin(), descending.end(), out.begin(),
                                          0, plus{}),
                std::invalid_argument);
+  // (The values' allocation bounds them: the reduction was queued before the
+  // host saw the offsets, and wrote nothing.)
+  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), past_the_values.begin(), past_the_values.end(),
+                                         out.begin(), 0, plus{}),
+               std::invalid_argument);
+  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, thrust::counting_iterator<std::int32_t>(0), descending.begin(),
+                                         descending.end(), out.begin(), 0, plus{}),
+               std::invalid_argument);  // (values with no allocation: the ends read back first)
   EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), negative.begin(), negative.end(), out.begin()),
                std::invalid_argument);
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
+}
+
+// segmented_reduce by offsets sizes its grid by the values' allocation where
+// they are an array (no read-back before the reduction): values that are a
+// part of a larger allocation (blocks past the items), segments that are all
+// empty (no items: every block fills), a misaligned start; against CUB on the
+// same pointers.
+TEST_F(Segmented, OffsetsOverPartOfAnAllocation) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 17);
+    const auto offsets = offsets_of<std::int64_t>(lengths, std::int64_t(5));
+    const auto d_offsets = to_device(offsets);
+    const auto d_v = to_device(random_input<std::int32_t, plus>(4 * s.n + 4099, s.n + 19));  // more than the items
+    for (const std::int64_t from : {std::int64_t(0), std::int64_t(2 * s.n + 1)}) {
+      const std::int64_t segments = std::int64_t(lengths.size());
+      thrust::device_vector<std::int32_t> got(segments), want(segments);
+      poison(got);
+      cascade::segmented_reduce(cascade::cuda, d_v.begin() + from, d_offsets.begin(), d_offsets.end(), got.begin(),
+                                std::int32_t(3), plus{});
+      cub_call([&](void* t, std::size_t& b) {
+        return cub::DeviceSegmentedReduce::Reduce(t, b, d_v.data().get() + from, want.data().get(), segments,
+                                                  d_offsets.data().get(), d_offsets.data().get() + 1, plus{},
+                                                  std::int32_t(3));
+      });
+      expect_equal(to_host(got), to_host(want));
+    }
+  }
+  const auto d_v = to_device(random_input<std::int32_t, plus>(1 << 20, 23));
+  const auto all_empty = to_device(std::vector<std::int64_t>(3001, 1 << 19));
+  thrust::device_vector<std::int32_t> got(3000);
+  poison(got);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), all_empty.begin(), all_empty.end(), got.begin(),
+                            std::int32_t(-7), plus{});
+  EXPECT_EQ(to_host(got), std::vector<std::int32_t>(3000, -7));
 }
 
 // The masked scan's progress guarantee (the look-back's fallback): small
