@@ -168,19 +168,25 @@ std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, c
   return offset_ends(offsets, segments, stream, at, name, [] {});
 }
 
-// The items from an array of values to the end of its allocation, where the
-// grid of a segmented_reduce by offsets may be sized by that (tuning:
-// tile_totals_tuning::bounded_grid_max_tiles); else 0 (other iterators, or
-// memory the driver gives no range for).
-template <class T, class ValueIt>
-offset_t bounded_segmented_items(ValueIt values) {
-  const auto raw = unwrap(values);
-  if constexpr (std::is_pointer_v<decltype(raw)>) {
-    using tuning = tile_totals_tuning<T>;
-    const offset_t bound = items_to_allocation_end(raw);
-    if (bound <= tuning::bounded_grid_max_tiles * segmented_tile_items<tuning>) return bound;
+// The items from an array of values to the end of its allocation, where an
+// offsets form's grid of Tuning's tiles may be sized by that (tuning:
+// bounded_grid_max_tiles); else 0 (other iterators, or memory the driver
+// gives no range for).
+template <class Tuning, class T>
+offset_t bounded_segmented_items(const T* values) {
+  const offset_t bound = items_to_allocation_end(values);
+  return bound <= bounded_grid_max_tiles * segmented_tile_items<Tuning> ? bound : 0;
+}
+template <class ValueIt>
+inline constexpr bool values_in_array_v = std::is_pointer_v<unwrapped_t<ValueIt>>;
+
+// Refuses offsets that end past the values' allocation (`bound` items).
+inline void check_within_bound(offset_t last, offset_t bound, const char* name) {
+  if (last > bound) {
+    throw std::invalid_argument(std::string(name) + ": the offsets pass the end of the values (offsets[last] = " +
+                                std::to_string(last) + ", the values' allocation holds " + std::to_string(bound) +
+                                " from the first)");
   }
-  return 0;
 }
 
 template <class OutIt, class T>
@@ -197,7 +203,7 @@ template <class T, class S, class ValueIt, class OutIt, class Op, class MakeSegm
 void cuda_segment_totals(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t segments,
                          MakeSegments make_segments, OutIt out, T init, Op op) {
   with_segment_id(segments, [&](auto id) {
-    tile_totals::run(make_segments(id), values, tile_totals::items_known{n}, n, out, init, op, policy.stream());
+    tile_totals::run(make_segments(id), values, items_known{n}, n, out, init, op, policy.stream());
   });
 }
 
@@ -212,21 +218,19 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   // Values in an array: its allocation bounds the items, and so the grid,
   // whose blocks read the item count themselves; the reduction is queued
   // behind the read of the offsets' ends, before the host waits for them.
-  if (const offset_t bound = bounded_segmented_items<T>(values); bound > 0) {
-    check_device_accessible(values, name, "the values");
-    const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name, [&] {
-      with_segment_id(segments, [&](auto id) {
-        using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
-        tile_totals::run(segs_t{unwrap(offsets), decltype(id)(segments), 0, bound}, unwrap(values),
-                         tile_totals::items_from_offsets{bound}, bound, unwrap(out), init, op, policy.stream());
+  if constexpr (values_in_array_v<ValueIt>) {
+    if (const offset_t bound = bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values)); bound > 0) {
+      check_device_accessible(values, name, "the values");
+      const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name, [&] {
+        with_segment_id(segments, [&](auto id) {
+          using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
+          tile_totals::run(segs_t{unwrap(offsets), decltype(id)(segments), 0, bound}, unwrap(values),
+                           items_from_offsets{bound}, bound, unwrap(out), init, op, policy.stream());
+        });
       });
-    });
-    if (ends.second > bound) {
-      throw std::invalid_argument(std::string(name) + ": the offsets pass the end of the values (offsets[last] = " +
-                                  std::to_string(ends.second) + ", the values' allocation holds " +
-                                  std::to_string(bound) + " from the first)");
+      check_within_bound(ends.second, bound, name);
+      return;
     }
-    return;
   }
   const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name);
   const offset_t first = ends.first, n = ends.second - ends.first;
@@ -265,24 +269,45 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
   const gpu_call call(policy, name);
   if (segments == 0) return out;
   check_device_accessible(offsets, name, "the offsets");
+  // The scan of the items that `extent` places: the values and outputs from
+  // the first item where the host knows it (first_known), else from the
+  // arrays' starts (the kernel adds offsets[0]).
+  auto scan = [&](offset_t first_known, auto extent, offset_t max_n) {
+    with_segment_id(segments, [&](auto id) {
+      using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
+      using heads_t = segment_heads<segs_t, masked_scan_tuning<T>::begins_in_flight>;
+      const heads_t heads{{unwrap(offsets), decltype(id)(segments), first_known, max_n}, max_n};
+      const auto from = unwrap(values) + first_known;
+      const auto to = unwrap(out) + first_known;
+      using to_t = decltype(to);
+      if (exclusive) {
+        masked_scan::run<bool, T>(heads, from, extent, max_n,
+                                  masked_scan::scanned_values<true, to_t, T, Op>{to, {init.value, true}, op}, op,
+                                  policy.stream());
+      } else {
+        masked_scan::run<bool, T>(heads, from, extent, max_n,
+                                  masked_scan::scanned_values<false, to_t, T, Op>{to, init, op}, op, policy.stream());
+      }
+    });
+  };
+  // Values in an array: as segmented_reduce, the grid sized by its
+  // allocation and queued behind the read of the ends.
+  if constexpr (values_in_array_v<ValueIt>) {
+    if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(unwrap(values)); bound > 0) {
+      check_device_accessible(values, name, "the values");
+      check_device_accessible(out, name, "the output range");
+      const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name,
+                                    [&] { scan(0, items_from_offsets{bound}, bound); });
+      check_within_bound(ends.second, bound, name);
+      return out + ends.second;
+    }
+  }
   const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name);
   const offset_t first = ends.first, last = ends.second, n = last - first;
   if (n == 0) return out + last;
   check_device_accessible(values, name, "the values");
   check_device_accessible(out, name, "the output range");
-  with_segment_id(segments, [&](auto id) {
-    using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
-    const segment_heads<segs_t, masked_scan_tuning<T>::begins_in_flight> heads{{unwrap(offsets), decltype(id)(segments), first, n}, n};
-    auto to = unwrap(out) + first;
-    using to_t = decltype(to);
-    if (exclusive) {
-      masked_scan::run<bool, T>(heads, unwrap(values) + first, n, masked_scan::scanned_values<true, to_t, T, Op>{to, {init.value, true}, op},
-                                op, policy.stream());
-    } else {
-      masked_scan::run<bool, T>(heads, unwrap(values) + first, n, masked_scan::scanned_values<false, to_t, T, Op>{to, init, op}, op,
-                                policy.stream());
-    }
-  });
+  scan(first, items_known{n}, n);
   return out + last;
 }
 

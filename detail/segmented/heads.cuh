@@ -15,6 +15,7 @@
 
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/segmented/segmentations.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
@@ -66,6 +67,8 @@ struct key_heads {
   template <class Storage>
   static constexpr bool gathers_keys = !std::is_same_v<Storage, none>;
 
+  // Where the items lie (segmentations.cuh: keys are always known on the host).
+  __device__ item_range resolve(const items_known& extent) { return extent.resolve(*this); }
   __device__ key_type key(offset_t i) const { return keys[i]; }
   __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
   template <class Fn>
@@ -145,6 +148,13 @@ struct segment_heads {
   Segments segs;
   offset_t n;
 
+  // Where the items lie, by `extent` (segmentations.cuh), for the heads too.
+  template <class Extent>
+  __device__ item_range resolve(const Extent& extent) {
+    const item_range range = extent.resolve(segs);
+    n = range.n;
+    return range;
+  }
   // (An empty segment begins where the next one does: the search finds the last.)
   __device__ bool head(offset_t i) const { return segs.begin(segs.segment_of(i)) == i; }
   template <class Fn>

@@ -90,6 +90,8 @@ struct scanned_values {
   maybe<T> init;
   Op op;
   __device__ OutIt array() const { return out; }  // (the engine's in-place test)
+  // The outputs of items from `first` on (the items' place, read on the GPU).
+  __device__ scanned_values from(offset_t first) const { return {out + first, init, op}; }
   // x: the thread's items (its warp's exchange slots free).
   template <bool Full, int Items, class View, class Pair, class Exchange, class Staged, class Carry, class RunsBefore>
   __device__ void operator()(const View&, const thread_starts& h, const prefixes<Pair>& p, T (&x)[Items],
@@ -205,6 +207,7 @@ struct run_totals {
   CountOut runs_out;
   Op op;
   __device__ ValuesOut array() const { return values_out; }
+  __device__ run_totals from(offset_t) const { return *this; }  // (keys: items known on the host, from 0)
   // p.thread: the runs before the thread, and (where p.thread.has) the
   // combination of the tile's items before it in their run; p.tile: the
   // same before the tile, whose count runs_before() gives where p.tile's
@@ -292,10 +295,10 @@ struct run_totals {
 // its fold, the block scan, the tile's prefix, the outputs. Status: the
 // look-back's words, of headed pairs (the scans, by Rule) or of run counts
 // (reduce_by_key, by the textbook rule; Carry: its carries).
-template <class Tuning, class Rule, class Heads, class ValueIt, class Outputs, class C, class T, class Op, class Status,
-          class Carry>
+template <class Tuning, class Rule, class Heads, class ValueIt, class Extent, class Outputs, class C, class T, class Op,
+          class Status, class Carry>
 __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
-    kernel(Heads heads, ValueIt values, offset_t n, Outputs outputs, Status status, Carry carry, Op op) {
+    kernel(Heads heads, ValueIt values_from, Extent extent, Outputs outputs_from, Status status, Carry carry, Op op) {
   using pair = headed<C, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
   static_assert(items < 32, "a thread's segment starts are a 32-bit mask");
@@ -310,8 +313,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   if constexpr (!std::is_same_v<Carry, no_carries>) {
     if (carry.pieces.first != nullptr) let_dependents_launch();  // reduce_by_key's spans launch follows
   }
+  // The items (from `extent`): a block past them, where a bound sized the
+  // grid, has nothing to do (no tile looks forward).
+  const item_range range = heads.resolve(extent);
+  const offset_t n = range.n;
+  const ValueIt values = values_from + range.first;
+  const Outputs outputs = outputs_from.from(range.first);
   const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
   const offset_t base = tile * tile_size;
+  if (base >= n) return;
   const int valid = static_cast<int>(min_of(n - base, tile_size));
   const int p0 = static_cast<int>(threadIdx.x) * items;
   const offset_t i0 = base + p0;
@@ -414,20 +424,22 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   else scan_tile(std::false_type{});
 }
 
-// One scan of the n > 0 items `values`, segmented by `heads`, into `outputs`
-// (a policy above), with the tile shape of Tuning; C counts heads (bool:
-// whether there is one).
-template <class C, class T, class Tuning, class Heads, class ValueIt, class Outputs, class Op>
-void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
+// One scan of the items `values`, segmented by `heads`, into `outputs` (a
+// policy above), with the tile shape of Tuning; C counts heads (bool:
+// whether there is one). `extent` says where the items lie, at most
+// max_n > 0 of them (segmentations.cuh).
+template <class C, class T, class Tuning, class Heads, class ValueIt, class Extent, class Outputs, class Op>
+void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outputs outputs, Op op,
+               cudaStream_t stream) {
   using pair = headed<C, T>;
   using rule = decoupled_lookback::group_prefix;
-  const offset_t tiles = (n + segmented_tile_items<Tuning> - 1) / segmented_tile_items<Tuning>;
+  const offset_t tiles = (max_n + segmented_tile_items<Tuning> - 1) / segmented_tile_items<Tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
   const stream_place at = place_of(stream);
   if constexpr (std::is_same_v<C, bool>) {
     const launch_status<pair> status(rule::status_words(tiles), at);
-    launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<pair>, no_carries>,
-           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, n,
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, no_carries>,
+           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, extent,
            outputs, status.words(), no_carries{}, op);
   } else {
     // reduce_by_key: runs that span tiles are joined by a second launch,
@@ -435,9 +447,9 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
     // The carries sit beside the status words, in the stream's workspace.
     if (tiles < Tuning::spans_min_tiles) {
       const launch_status<pair> status(rule::status_words(tiles), at);
-      launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<pair>, run_carries<T>>,
+      launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, run_carries<T>>,
              static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel (one launch)", heads,
-             values, n, outputs, status.words(), run_carries<T>{{nullptr, nullptr, nullptr}, nullptr}, op);
+             values, extent, outputs, status.words(), run_carries<T>{{nullptr, nullptr, nullptr}, nullptr}, op);
       return;
     }
     temporary_layout layout;
@@ -448,8 +460,8 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
     const run_carries<T> carry{{reinterpret_cast<T*>(carried(first_at)), reinterpret_cast<T*>(carried(last_at)),
                                 reinterpret_cast<offset_t*>(carried(closing_at))},
                                reinterpret_cast<offset_t*>(carried(before_at))};
-    launch(at, kernel<Tuning, rule, Heads, ValueIt, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
-           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, n,
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
+           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, extent,
            outputs, status.words(), carry, op);
     launch_spans<tile_totals_tuning<T>::span_block_threads>(at, "cascade reduce_by_key spans kernel",
                                                             run_start_tile{carry.heads_before}, tiles,
@@ -457,12 +469,19 @@ void run_tuned(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, 
   }
 }
 
+template <class C, class T, class Heads>
+using tuning_for = std::conditional_t<!std::is_same_v<C, bool>, counted_masked_scan_tuning<T>,
+                                      std::conditional_t<numbered_heads_v<Heads>, numbered_masked_scan_tuning<T>,
+                                                         masked_scan_tuning<T>>>;
+
+template <class C, class T, class Heads, class ValueIt, class Extent, class Outputs, class Op>
+void run(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outputs outputs, Op op, cudaStream_t stream) {
+  run_tuned<C, T, tuning_for<C, T, Heads>>(heads, values, extent, max_n, outputs, op, stream);
+}
+// The n > 0 items known on the host.
 template <class C, class T, class Heads, class ValueIt, class Outputs, class Op>
 void run(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
-  using tuning = std::conditional_t<!std::is_same_v<C, bool>, counted_masked_scan_tuning<T>,
-                                    std::conditional_t<numbered_heads_v<Heads>, numbered_masked_scan_tuning<T>,
-                                                       masked_scan_tuning<T>>>;
-  run_tuned<C, T, tuning>(heads, values, n, outputs, op, stream);
+  run<C, T>(heads, values, items_known{n}, n, outputs, op, stream);
 }
 
 }  // namespace cascade::detail::masked_scan

@@ -59,6 +59,36 @@ struct csr_segments {
   }
 };
 
+// Where an engine's items lie, as its kernels learn it: from `first`, n of
+// them (n < 0: the offsets are invalid, and nothing is written).
+struct item_range {
+  offset_t first, n;
+};
+
+// The items known on the host: the values begin at the first one.
+struct items_known {
+  offset_t n;
+  template <class Segments>
+  __device__ item_range resolve(Segments&) const { return {0, n}; }
+};
+
+// CSR offsets read by each block (the offsets forms over an array, whose
+// allocation bounds the grid; dispatch/segmented.cuh): the items are
+// [offsets[0], offsets[segments]) of the values, which must lie within
+// `bound`, the items from the values to the end of their allocation.
+struct items_from_offsets {
+  offset_t bound;
+  template <class Segments>
+  __device__ item_range resolve(Segments& segs) const {
+    const offset_t first = static_cast<offset_t>(segs.offsets[0]);
+    const offset_t last = static_cast<offset_t>(segs.offsets[segs.segments]);
+    if (first < 0 || last < first || last > bound) return {0, -1};
+    segs.base = first;
+    segs.items = last - first;
+    return {first, last - first};
+  }
+};
+
 // Segments of `size` items (the last may be shorter): no memory to read, so
 // nothing is staged (a division per thread finds its first segment).
 template <class Id>

@@ -25,6 +25,7 @@
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
+#include <cascade/detail/segmented/segmentations.cuh>
 #include <cascade/detail/segmented/spans.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
@@ -56,36 +57,6 @@ inline constexpr int tiles_min_blocks = !Segments::stage_begins ? Tuning::min_bl
                                             ? Tuning::copying_min_blocks_per_sm
                                             : Tuning::searching_min_blocks_per_sm;
 
-// Where a tile kernel's items lie: first, and n of them (n < 0: the offsets
-// are invalid, and nothing is written).
-struct item_range {
-  offset_t first, n;
-};
-
-// The items known on the host: the values begin at the first one.
-struct items_known {
-  offset_t n;
-  template <class Segments>
-  __device__ item_range resolve(Segments&) const { return {0, n}; }
-};
-
-// CSR offsets read by each block (the offsets forms over an array, whose
-// allocation bounds the grid; see dispatch/segmented.cuh): the items are
-// [offsets[0], offsets[segments]) of the values, which must lie within
-// `bound`, the items from the values to the end of their allocation.
-struct items_from_offsets {
-  offset_t bound;
-  template <class Segments>
-  __device__ item_range resolve(Segments& segs) const {
-    const offset_t first = static_cast<offset_t>(segs.offsets[0]);
-    const offset_t last = static_cast<offset_t>(segs.offsets[segs.segments]);
-    if (first < 0 || last < first || last > bound) return {0, -1};
-    segs.base = first;
-    segs.items = last - first;
-    return {first, last - first};
-  }
-};
-
 // Tile blockIdx.x of the n items (from `extent`: a block past them, where a
 // bound sized the grid, only clears its carries, and where there are no
 // items at all, every segment gets init). Each thread marks where segments start
@@ -97,7 +68,7 @@ struct items_from_offsets {
 // the empty ones, and the carries for those that cross its edges.
 template <class Tuning, class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
-    tiles_kernel(Segments segs, ValueIt values, Extent extent, OutIt out, T init, Op op,
+    tiles_kernel(Segments segs, ValueIt values_from, Extent extent, OutIt out, T init, Op op,
                  carries<typename Segments::id_type, T> carry) {
   using Id = typename Segments::id_type;
   using run = headed<bool, T>;
@@ -118,7 +89,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   if (carry.first != nullptr) let_dependents_launch();  // the spans launch follows
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
-  values = values + range.first;
+  const ValueIt values = values_from + range.first;
   const offset_t tile = blockIdx.x;
   const offset_t base = tile * tile_size;
   if (base >= n) {

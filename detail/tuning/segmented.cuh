@@ -24,6 +24,22 @@ constexpr int segmented_tile_threads(int items) {
 template <class Tuning>
 inline constexpr offset_t segmented_tile_items = offset_t(Tuning::block_threads) * Tuning::items_per_thread;
 
+// The offsets forms over an array (segmented_reduce and the segmented scans)
+// size their grid by the array's allocation, their blocks reading the item
+// count (so the GPU does not wait for the host between the read of the
+// offsets' ends and the work), up to this many tiles: a block past the
+// items does next to nothing, and costs about 0.65 ns (H200, 256 threads:
+// grids of 4096 / 16384 / 32768 / 65536 such blocks 4.3 / 11.6 / 21.5 /
+// 41.3 us a launch), so an allocation far larger than the items costs at
+// most about the 8-10 us that the read-back costs. H200, three rounds
+// against 80ac90f: segmented_reduce (h200-segmented-bounded-grid.json) at
+// 2^26, floats / int32 in segments of 4096 / 65536 / 2^22 0.93 / 0.94x,
+// 0.92 / 0.89x, 0.92 / 0.93x the time, other shapes 0.95-1.00x; 2^16
+// 0.67-0.92x. With the segmented scans so too (h200-segmented-sweep-runs.json):
+// segmented_reduce 0.91-0.95x at 4096-2^22, 0.96-1.00x elsewhere, 2^16
+// 0.73-0.86x; segmented scans 0.95-1.01x at 2^26, 0.70-0.82x at 2^16.
+inline constexpr offset_t bounded_grid_max_tiles = 16384;
+
 template <class T>
 struct tile_totals_tuning {
   // 256 threads x 64 bytes of items each (16 floats, 8 doubles): a 16 KB
@@ -103,18 +119,6 @@ struct tile_totals_tuning {
   // 118 / 113 without. Fixed sizes search nothing and gain nothing (81 / 77
   // / 78 us without against 84 / 81 / 83 with): none there.
   static constexpr long long prefetch_bytes = 4 << 20;
-  // segmented_reduce by offsets over an array sizes its grid by the array's
-  // allocation, its blocks reading the item count (the GPU no longer waits
-  // for the host between the read of the offsets' ends and the reduction),
-  // up to this many tiles: a block past the items only clears its carries,
-  // and costs about 0.65 ns (H200, 256 threads: grids of 4096 / 16384 /
-  // 32768 / 65536 such blocks 4.3 / 11.6 / 21.5 / 41.3 us a launch), so an
-  // allocation far larger than the items costs at most about the 8-10 us
-  // read-back that it saves. H200, three rounds against 80ac90f
-  // (h200-segmented-bounded-grid.json): 2^26 floats / int32 in segments of
-  // 4096 / 65536 / 2^22 0.93 / 0.94x, 0.92 / 0.89x, 0.92 / 0.93x the time,
-  // other shapes 0.95-1.00x; 2^16 0.67-0.92x.
-  static constexpr offset_t bounded_grid_max_tiles = 16384;
   // The second launch: one warp per segment (or reduce_by_key's run) that spans tiles.
   static constexpr int span_block_threads = 256;
 };

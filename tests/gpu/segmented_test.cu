@@ -679,6 +679,9 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
                std::invalid_argument);  // (values with no allocation: the ends read back first)
   EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), negative.begin(), negative.end(), out.begin()),
                std::invalid_argument);
+  EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), past_the_values.begin(),
+                                                 past_the_values.end(), out.begin()),
+               std::invalid_argument);
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
@@ -708,6 +711,17 @@ TEST_F(Segmented, OffsetsOverPartOfAnAllocation) {
                                                   std::int32_t(3));
       });
       expect_equal(to_host(got), to_host(want));
+
+      // The segmented scans the same way (out: as large as the values).
+      const std::vector<std::int32_t> host_v = to_host(d_v);
+      std::vector<std::int32_t> part(host_v.begin() + from, host_v.end());
+      std::vector<std::int32_t> part_want(part.size(), -5);
+      ref_segmented_scan<std::int32_t>(part, offsets, part_want, std::plus<>{}, nullptr, false);
+      thrust::device_vector<std::int32_t> scanned(d_v.size() - from, -5);
+      auto end = cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin() + from, d_offsets.begin(),
+                                                   d_offsets.end(), scanned.begin(), plus{});
+      EXPECT_EQ(end - scanned.begin(), std::int64_t(offsets.back()));
+      expect_equal(to_host(scanned), part_want);
     }
   }
   const auto d_v = to_device(random_input<std::int32_t, plus>(1 << 20, 23));
@@ -717,6 +731,11 @@ TEST_F(Segmented, OffsetsOverPartOfAnAllocation) {
   cascade::segmented_reduce(cascade::cuda, d_v.begin(), all_empty.begin(), all_empty.end(), got.begin(),
                             std::int32_t(-7), plus{});
   EXPECT_EQ(to_host(got), std::vector<std::int32_t>(3000, -7));
+  thrust::device_vector<std::int32_t> scanned(1 << 20, -5);
+  auto end = cascade::segmented_exclusive_scan(cascade::cuda, d_v.begin(), all_empty.begin(), all_empty.end(),
+                                               scanned.begin(), std::int32_t(4), plus{});
+  EXPECT_EQ(end - scanned.begin(), std::int64_t(1 << 19));
+  EXPECT_EQ(to_host(scanned), std::vector<std::int32_t>(1 << 20, -5));
 }
 
 // The masked scan's progress guarantee (the look-back's fallback): small
@@ -763,7 +782,7 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
     thrust::device_vector<std::int32_t> inout = to_device(v);
     std::int32_t* p = inout.data().get();
     d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
-        heads, p, n, d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{p, {0, false}, plus{}},
+        heads, p, d::items_known{n}, n, d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{p, {0, false}, plus{}},
         plus{}, cudaStream_t{});
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
     expect_equal(to_host(inout), want);
@@ -774,7 +793,7 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
     poison(scanned);
     std::int32_t* q = scanned.data().get();
     d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
-        heads, d_v.data().get(), n,
+        heads, d_v.data().get(), d::items_known{n}, n,
         d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{q, {0, false}, plus{}}, plus{},
         cudaStream_t{});
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
@@ -784,7 +803,7 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
     thrust::device_vector<std::int64_t> count(1);
     poison(keys_out), poison(totals), poison(count);
     d::masked_scan::run_tuned<std::uint32_t, std::int32_t, tuning_t>(
-        heads, d_v.data().get(), n,
+        heads, d_v.data().get(), d::items_known{n}, n,
         d::masked_scan::run_totals<std::int32_t*, std::int32_t*, std::int64_t*, plus>{
             keys_out.data().get(), totals.data().get(), count.data().get(), plus{}},
         plus{}, cudaStream_t{});
