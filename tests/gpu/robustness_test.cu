@@ -76,6 +76,27 @@ void check_all_algorithms(const Policy& policy, std::uint64_t seed) {
     cascade::inclusive_scan(policy.with(cascade::strategy::blelloch), d.begin(), d.end(), out.begin());
     CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
     EXPECT_EQ(to_host(out), inclusive(h));
+    // The offsets forms, which read the offsets' ends back while their work
+    // is queued: segments of 1000.
+    std::vector<long long> offsets, want_sums;
+    std::vector<int> want_scan(n);
+    for (std::size_t i = 0; i < n; i += 1000) {
+      offsets.push_back(static_cast<long long>(i));
+      const std::size_t end = std::min(n, i + 1000);
+      want_sums.push_back(std::accumulate(h.begin() + i, h.begin() + end, 7ll));
+      std::inclusive_scan(h.begin() + i, h.begin() + end, want_scan.begin() + i);
+    }
+    offsets.push_back(static_cast<long long>(n));
+    const auto d_offsets = to_device(offsets);
+    thrust::device_vector<long long> sums(want_sums.size());
+    poison(sums);
+    cascade::segmented_reduce(policy, d.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), 7ll,
+                              cuda::std::plus<>{});
+    poison(out);
+    cascade::segmented_inclusive_scan(policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin());
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
+    EXPECT_EQ(to_host(sums), want_sums);
+    EXPECT_EQ(to_host(out), want_scan);
   }
 }
 
@@ -213,10 +234,20 @@ TEST_F(Robustness, ThreadsSharingAStream) {
           cascade::reduce_into(cascade::cuda.on(stream), d.begin(), d.end(), total.begin(), 0ll,
                                cuda::std::plus<>{});
           const long long sum = cascade::reduce(cascade::cuda.on(stream), d.begin(), d.end(), 0ll);
+          // (The offsets form: its ends read back through the thread's own slot.)
+          const thrust::device_vector<long long> halves(std::vector<long long>{0, (long long)n / 2, (long long)n});
+          thrust::device_vector<long long> sums(2);
+          cascade::segmented_reduce(cascade::cuda.on(stream), d.begin(), halves.begin(), halves.end(), sums.begin(),
+                                    0ll, cuda::std::plus<>{});
+          CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
           std::vector<int> got(n);
           thrust::copy(out.begin(), out.end(), got.begin());
           const long long want = std::accumulate(h.begin(), h.end(), 0ll);
-          if (got != inclusive(h) || sum != want || total[0] != want) ++wrong;
+          const long long first_half = std::accumulate(h.begin(), h.begin() + n / 2, 0ll);
+          if (got != inclusive(h) || sum != want || total[0] != want || sums[0] != first_half ||
+              sums[1] != want - first_half) {
+            ++wrong;
+          }
         }
       } catch (const std::exception&) {
         ++errors;
