@@ -69,6 +69,8 @@ struct item_range {
 struct items_known {
   offset_t n;
   template <class Segments>
+  __device__ void report_ends(const Segments&) const {}
+  template <class Segments>
   __device__ item_range resolve(Segments&) const { return {0, n}; }
 };
 
@@ -78,6 +80,18 @@ struct items_known {
 // `bound`, the items from the values to the end of their allocation.
 struct items_from_offsets {
   offset_t bound;
+  // Where the host waits for the ends (segmented_reduce: its first block
+  // writes them, then the ticket; dispatch/segmented.cuh), or none.
+  offset_t* report = nullptr;
+  offset_t ticket = 0;
+  template <class Segments>
+  __device__ void report_ends(const Segments& segs) const {
+    if (report == nullptr || blockIdx.x != 0 || threadIdx.x != 0) return;
+    report[0] = static_cast<offset_t>(segs.offsets[0]);
+    report[1] = static_cast<offset_t>(segs.offsets[segs.segments]);
+    __threadfence_system();
+    *static_cast<volatile offset_t*>(report + 2) = ticket;
+  }
   template <class Segments>
   __device__ item_range resolve(Segments& segs) const {
     const offset_t first = static_cast<offset_t>(segs.offsets[0]);

@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   };
 
   if (carry.first != nullptr) let_dependents_launch();  // the spans launch follows
+  extent.report_ends(segs);  // (before any check: the host checks them)
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
   const ValueIt values = values_from + range.first;
