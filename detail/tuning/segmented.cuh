@@ -113,12 +113,19 @@ struct tile_totals_tuning {
   // them from there (segmented/tile_segments.cuh), one round trip fewer:
   // H100, 2^26 floats, offsets in segments of 1 / 4096 / 65536 / 2^22, 594 /
   // 143-146 / 141-148 / 143-148 -> 518 / 127-130 / 124-130 / 128-132 us.
-  // Where a tile searches for its segments (CSR offsets), the values of the
-  // tile this far ahead are asked of L2 (primitives/prefetch.cuh): offsets
-  // in segments of 4096 / 65536 / 2^22, 132 / 110 / 108 us against 138 /
-  // 118 / 113 without. Fixed sizes search nothing and gain nothing (81 / 77
-  // / 78 us without against 84 / 81 / 83 with): none there.
-  static constexpr long long prefetch_bytes = 4 << 20;
+  // No L2 prefetch of the tile a wave ahead (primitives/prefetch.cuh). On
+  // the H100, with the tile's loads in registers at 5 blocks per SM, asking
+  // for the values 4 MB ahead took offsets in segments of 4096 / 65536 /
+  // 2^22 from 138 / 118 / 113 to 132 / 110 / 108 us (fixed sizes gained
+  // nothing). Since the tiles arrive by asynchronous copies at 6 blocks per
+  // SM, the prefetch only adds L2 traffic: H200, 2^26, two rounds against
+  // 626a79e (h200-segmented-no-prefetch.json), offsets float / int32 in
+  // segments of 4096 / 65536 / 2^22 0.89 / 0.92x, 0.88 / 0.90x, 0.90 /
+  // 0.91x the time, other shapes 0.97-1.03x; at 2^16 0.87-1.00x. (The scans'
+  // engine keeps its prefetch: without, scans by key 0.96-0.99x where tiles
+  // hold run starts but 1.00-1.05x elsewhere, reduce_by_key 0.99-1.06x,
+  // segmented scans 0.98-1.15x.)
+  static constexpr long long prefetch_bytes = 0;
   // The second launch: one warp per segment (or reduce_by_key's run) that spans tiles.
   static constexpr int span_block_threads = 256;
 };
