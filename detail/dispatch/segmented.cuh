@@ -264,9 +264,16 @@ void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, o
   check_device_accessible(values, name, "the values");
   check_device_accessible(out, name, "the output range");
   const offset_t segments = (n + size - 1) / size;
-  cuda_segment_totals<T>(policy, unwrap(values), n, segments,
-                         [&](auto id) { return fixed_segments<decltype(id)>{size, decltype(id)(segments), n}; },
-                         unwrap(out), init, op);
+  const auto totals = [&](auto make_segments) {
+    cuda_segment_totals<T>(policy, unwrap(values), n, segments, make_segments, unwrap(out), init, op);
+  };
+  // Multiples of the tile: every tile inside one segment, the kernel
+  // compiled for that alone (tuning/segmented.cuh).
+  if (size % segmented_tile_items<tile_totals_tuning<T>> == 0) {
+    totals([&](auto id) { return fixed_tile_multiples<decltype(id)>{{size, decltype(id)(segments), n}}; });
+  } else {
+    totals([&](auto id) { return fixed_segments<decltype(id)>{size, decltype(id)(segments), n}; });
+  }
 }
 
 // Segmented scans write out[offsets[0] .. offsets[segments]) and return the

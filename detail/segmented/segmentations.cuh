@@ -21,6 +21,7 @@ template <class OffsetIt, class Id>
 struct csr_segments {
   using id_type = Id;
   static constexpr bool stage_begins = true;
+  static constexpr bool one_segment_tiles = false;
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -109,6 +110,7 @@ template <class Id>
 struct fixed_segments {
   using id_type = Id;
   static constexpr bool stage_begins = false;
+  static constexpr bool one_segment_tiles = false;
   offset_t size;
   Id segments;
   offset_t n;
@@ -129,6 +131,13 @@ struct fixed_segments {
     if (((i | size) >> 32) == 0) return static_cast<Id>(static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(size));
     return static_cast<Id>(i / size);
   }
+};
+
+// Fixed sizes that are whole multiples of the engine's tile: every tile lies
+// inside one segment, known at compile time (no segment starts in any).
+template <class Id>
+struct fixed_tile_multiples : fixed_segments<Id> {
+  static constexpr bool one_segment_tiles = true;
 };
 
 }  // namespace cascade::detail

@@ -8,7 +8,8 @@
 // Lane l folds a run of consecutive pieces and the warp combines the runs
 // in lane order: a tree that depends on the number of pieces only, so the
 // bits depend on the items and the segmentation, never on timing.
-// segmented_reduce (tile_totals.cuh) and reduce_by_key (masked_scan.cuh).
+// reduce_by_key (masked_scan.cuh); segmented_reduce joins its segments in
+// its tiles kernel instead (tile_totals.cuh).
 
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>

@@ -8,13 +8,14 @@
 // shared memory. A block scan of the threads' last pieces (headed pairs,
 // pairs.cuh) completes the pieces that continue from the threads before, so
 // that every segment's total in the tile sits at its last item; the block
-// then writes the totals of the tile's segments, coalesced. A segment that
-// spans tiles leaves its pieces in the tiles' carries: a second launch
-// combines them in order, one warp per such segment (spans.cuh). Nothing is read twice
-// and no tile waits for another, so the cost depends on the number of items
-// and segments, never on how they are distributed; and the combination tree
-// depends on the items and the segmentation only: bitwise identical results
-// whatever the grid, the timing or the GPU.
+// then writes the totals of the tile's segments, coalesced. Each tile
+// publishes its piece of its last segment (a status word); the tile where a
+// segment that spans tiles ends joins the pieces of the tiles before it, in
+// order, in the same launch. Nothing is read twice and only such a tile
+// waits, for tiles that started before it, so the cost depends on the
+// number of items and segments, never on how they are distributed; and the
+// combination tree depends on the items and the segmentation only: bitwise
+// identical results whatever the grid, the timing or the GPU.
 //
 // The scans (segmented and keyed) and reduce_by_key, whose outputs depend on
 // what precedes every item, run on the masked scan instead (masked_scan.cuh).
@@ -22,11 +23,11 @@
 #include <cascade/detail/primitives/block_reduce.cuh>
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
+#include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/segmentations.cuh>
-#include <cascade/detail/segmented/spans.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
@@ -52,24 +53,68 @@ inline constexpr bool copies_tile = Full && Segments::stage_begins && vector_io_
 
 // The blocks per SM the tiles kernel is bounded for (the tuning says why).
 template <class Tuning, class Segments, class ValueIt, class T>
-inline constexpr int tiles_min_blocks = !Segments::stage_begins ? Tuning::min_blocks_per_sm
+inline constexpr int tiles_min_blocks = Segments::one_segment_tiles ? Tuning::one_segment_min_blocks_per_sm
+                                        : !Segments::stage_begins ? Tuning::min_blocks_per_sm
                                         : copies_tile<true, Tuning, Segments, ValueIt, T>
                                             ? Tuning::copying_min_blocks_per_sm
                                             : Tuning::searching_min_blocks_per_sm;
 
+// The pieces of a segment that spans tiles, joined in order in the tile
+// where it ends (`own()`, its piece there, read after the barrier that
+// completes it; `before`: the status words from the tile where it began,
+// own_at tiles back), by the block: Threads pieces a round, thread t
+// polling piece t of the round until it is published (the tiles started
+// before this one), each round reduced in thread order and the rounds
+// combined in order. The tree depends on the number of pieces only. Pieces
+// that fit one warp (a segment begun a few tiles back: nearly every join
+// where segments are short) are joined by warp 0 alone, with the same tree
+// and no block barrier (the other warps leave). The result is in thread 0.
+// (One warp folding runs of a lane's pieces, 8 loads in flight a lane, as
+// the spans kernel does, held registers enough to spill in every form.)
+template <int Threads, class T, class Own, class Op>
+__device__ __forceinline__ T join_pieces_before(tile_status<T> before, int own_at, Own own, Op op,
+                                                block_reduce_storage<Threads / kWarpThreads, T>& reduced) {
+  const bool in_warp = own_at < kWarpThreads;
+  if (in_warp) {
+    if (warp_id() != 0) return T{};
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
+  const T mine = own();
+  T total{};
+  for (int round = 0; round <= own_at; round += Threads) {
+    const int q = round + static_cast<int>(threadIdx.x);
+    T x{};
+    if (q < own_at) {
+      while (before.peek(q, x) == tile_invalid) {
+      }
+    } else if (q == own_at) {
+      x = mine;
+    }
+    const int valid = min_of(own_at + 1 - round, Threads);
+    const T reduced_round = in_warp ? warp_reduce(x, op, 0, valid) : block_reduce(x, op, valid, reduced);
+    if (threadIdx.x == 0) total = round == 0 ? reduced_round : static_cast<T>(op(total, reduced_round));
+    if (!in_warp) __syncthreads();  // (the storage, for the next round)
+  }
+  return total;
+}
+
 // Tile blockIdx.x of the n items (from `extent`: a block past them, where a
-// bound sized the grid, only clears its carries, and where there are no
-// items at all, every segment gets init). Each thread marks where segments start
+// bound sized the grid, does nothing, and where there are no items at all,
+// every segment gets init). Each thread marks where segments start
 // among its items (a walk over the segment begins, not the items) and folds
 // its items; the fold at a piece's last item goes to ends(p) (shared memory,
 // by position). After the block scan ends(p) holds, at each segment's last
 // item, the segment's total in the tile. The block finally walks the tile's
 // segments: the totals of those that began and ended in the tile, init for
-// the empty ones, and the carries for those that cross its edges.
+// the empty ones; where segments may cross tiles' edges (`pieces` has an
+// epoch), it publishes its last segment's piece, and joins the one it ends
+// that began in an earlier tile.
 template <class Tuning, class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
     tiles_kernel(Segments segs, ValueIt values_from, Extent extent, OutIt out, T init, Op op,
-                 carries<typename Segments::id_type, T> carry) {
+                 tile_status<T> pieces) {
   using Id = typename Segments::id_type;
   using run = headed<bool, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
@@ -86,7 +131,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     return exchange.exchange[(p / warp_items) * exchange_t::warp_slots + exchange_t::padded(p % warp_items)];
   };
 
-  if (carry.first != nullptr) let_dependents_launch();  // the spans launch follows
+  const bool joined = pieces.epoch != 0;
   extent.report_ends(segs);  // (before any check: the host checks them)
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
@@ -94,7 +139,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   const offset_t tile = blockIdx.x;
   const offset_t base = tile * tile_size;
   if (base >= n) {
-    if (carry.closing != nullptr) carry.closing[tile] = Id(-1);
     const offset_t stride = offset_t(gridDim.x) * threads;
     for (offset_t j = offset_t(blockIdx.x) * threads + threadIdx.x; n == 0 && j < offset_t(segs.segments); j += stride) {
       out[j] = init;
@@ -119,7 +163,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     // so the same bits), and the totals go out coalesced, with no exchange.
     // (Smaller segments would go out strided across the warp: segments of one
     // float took 2.1x the time so; h200-segmented-fixed-vector-segments.json.)
-    if constexpr (full && !Segments::stage_begins && vector_io_v<exchange_t, T, ValueIt>) {
+    if constexpr (full && !Segments::stage_begins && !Segments::one_segment_tiles &&
+                  vector_io_v<exchange_t, T, ValueIt>) {
       constexpr int v = exchange_t::vector_items;
       const int size = segs.inside_threads(items);
       // (The lanes a segment spans, known at compile time: a loop over a
@@ -181,7 +226,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     const Id first = view.first, last = view.last;
     // The tile's total, in thread 0 at least.
     T aggregate{};
-    if (full && first == last) {
+    if (Segments::one_segment_tiles || first == last) {
       // Inside one segment (segments of about a tile or longer): no starts,
       // so the tile's total is a block reduction of its items in order, and
       // no block scan of headed pieces. Only thread 0 walks the one segment
@@ -192,8 +237,10 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       // (h200-segmented-one-segment-tiles.json).
       T acc = x[0];
 #pragma unroll
-      for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
-      aggregate = block_reduce(acc, op, threads, reduced);
+      for (int k = 1; k < items; ++k) {
+        if (full || k < count) acc = static_cast<T>(op(acc, x[k]));
+      }
+      aggregate = block_reduce(acc, op, full ? threads : (valid + items - 1) / items, reduced);
       if (threadIdx.x == 0) ends(valid - 1) = aggregate;  // after the reduction's barrier: every warp has its items
     } else if (const int lanes = segs.threads_per_segment(items); full && lanes > 0) {
       // Segments of whole threads inside a warp (fixed sizes of 2-32
@@ -257,6 +304,12 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       __syncthreads();
       aggregate = scanned.aggregate.value;
     }
+    // The tile's piece of its last segment (all of it where no segment
+    // starts in it), for the tile where that segment ends; every tile
+    // publishes, so that no join waits for a piece that never comes,
+    // whatever the offsets. (The forms that returned above are fixed sizes
+    // that divide the tile: nothing is joined there.)
+    if (joined && threadIdx.x == 0) pieces.publish(tile, tile_aggregate, aggregate);
 
     // The tile's segments, from its first item's to its last item's.
     const offset_t tile_end = base + valid;
@@ -264,19 +317,27 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       const offset_t b = view.begin(j), e = view.begin(j + 1);
       if (e == b) {
         out[j] = init;
-      } else if (e > tile_end) {  // goes on past the tile (the last segment)
-        carry.last[tile] = aggregate;
-        if (b < base) carry.first[tile] = aggregate;  // and across the whole tile
-      } else if (b < base) {  // began in an earlier tile (the first segment): spans_kernel writes it
-        carry.first[tile] = ends(int(e - 1 - base));
-      } else {
+      } else if (e <= tile_end && b >= base) {  // (else it goes on past the tile, or is joined below)
         out[j] = static_cast<T>(op(init, ends(int(e - 1 - base))));
       }
     }
+    // The first segment, where it began in an earlier tile and ends in this
+    // one: its pieces joined in order, the last one this tile's.
+    const offset_t first_begin = view.begin(first);
+    if (joined && first_begin < base && (first < last || view.begin(first + 1) <= tile_end)) {
+      // (Clamped: offsets that do not ascend, which no one checks, give wrong
+      // totals but read nothing outside the tile. Thread 0 wrote the total
+      // of a tile inside one segment.)
+      const auto own = [&] {
+        return ends(int(clamp_to(view.begin(first + 1) - 1 - base, offset_t(0), offset_t(valid - 1))));
+      };
+      // (Its begin from the offsets: the staged ones are clamped to the tile.)
+      const offset_t from = max_of(view.global.begin(first), offset_t(0)) / tile_size;
+      const T total = join_pieces_before<threads>(pieces.after(from), static_cast<int>(tile - from), own, op, reduced);
+      if (threadIdx.x == 0) out[first] = static_cast<T>(op(init, total));
+    }
     if (threadIdx.x == 0) {
-      const bool ends_here = first < last || view.begin(first + 1) <= tile_end;
-      if (carry.closing != nullptr) carry.closing[tile] = view.begin(first) < base && ends_here ? first : Id(-1);
-      if (view.begin(first) == base) {  // empty segments just before the tile's first
+      if (first_begin == base) {  // empty segments just before the tile's first
         for (Id k = first; k > 0 && view.begin(k - 1) == base; --k) out[k - 1] = init;
       }
     }
@@ -288,42 +349,27 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   else reduce_tile(std::false_type{});
 }
 
-// The tile where segment j began (spans.cuh).
-template <class Segments, class Extent, offset_t TileItems>
-struct segment_start_tile {
-  Segments segs;
-  Extent extent;
-  __device__ offset_t operator()(typename Segments::id_type j, offset_t) const {
-    Segments s = segs;
-    extent.resolve(s);
-    return s.begin(j) / TileItems;
-  }
-};
-
 // The totals of the numbered segments `segs` of the items `values` (init op
 // total, init for an empty segment) into out[0, segments): `extent` says
 // where the items lie, at most max_n > 0 of them.
 template <class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out, T init, Op op, cudaStream_t stream) {
-  using Id = typename Segments::id_type;
   using tuning = tile_totals_tuning<T>;
   const offset_t tiles = (max_n + segmented_tile_items<tuning> - 1) / segmented_tile_items<tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented reduce: the input needs more than 2^31 - 1 tiles");
-  // Where no segment can cross a tile's edge (one tile, or fixed sizes that
-  // divide the tile), one launch and no carries: no allocation either.
-  const bool spans = tiles > 1 && segs.may_cross(segmented_tile_items<tuning>);
-  temporary_layout layout;
-  const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles), closing_at = layout.add<Id>(tiles);
-  const temporary_buffer temp(spans ? layout.bytes() : 0, stream);
-  const carries<Id, T> carry = spans ? carries<Id, T>{temp.at<T>(first_at), temp.at<T>(last_at), temp.at<Id>(closing_at)}
-                                     : carries<Id, T>{nullptr, nullptr, nullptr};
   const stream_place at = place_of(stream);
-  launch(at, tiles_kernel<tuning, Segments, ValueIt, Extent, OutIt, T, Op>, static_cast<unsigned>(tiles),
-         tuning::block_threads, "cascade segmented reduce tiles kernel", segs, values, extent, out, init, op, carry);
-  if (!spans) return;
-  launch_spans<tuning::span_block_threads>(at, "cascade segmented reduce spans kernel",
-                                          segment_start_tile<Segments, Extent, segmented_tile_items<tuning>>{segs, extent},
-                                          tiles, out, maybe<T>{init, true}, op, carry);
+  const auto kernel = tiles_kernel<tuning, Segments, ValueIt, Extent, OutIt, T, Op>;
+  constexpr const char* what = "cascade segmented reduce tiles kernel";
+  // Where no segment can cross a tile's edge (one tile, or fixed sizes that
+  // divide the tile), no pieces are published.
+  if (tiles == 1 || !segs.may_cross(segmented_tile_items<tuning>)) {
+    launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
+           tile_status<T>{});
+    return;
+  }
+  const launch_status<T> pieces(tiles, at);
+  launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
+         pieces.words());
 }
 
 }  // namespace cascade::detail::tile_totals

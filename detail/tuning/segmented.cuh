@@ -77,6 +77,15 @@ struct tile_totals_tuning {
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
+  // Fixed sizes that are multiples of the tile (every tile inside one
+  // segment: no block scan, no walk compiled in): 8 blocks per SM (32
+  // registers, no spill), as CUB's fixed-size overload runs (Nsight Compute,
+  // H200, 2^26 floats in segments of 4096: 32 registers, 94% achieved
+  // occupancy, DRAM at 90% of peak). H200, 2^26, three rounds against the
+  // same kernel at 6 blocks (h200-segmented-tile-joins.json, w7 against
+  // w8): segments of 4096 float / int32 0.96 / 0.99x the time, of 65536
+  // and 2^22 0.99-1.00x; at 2^16 0.98-1.03x.
+  static constexpr int one_segment_min_blocks_per_sm = 8;
   // Where a tile searches for its segments (CSR offsets), its items stay in
   // registers through the search; at 6 blocks (40 registers) some of them
   // were spilled as they arrived, which waited for their loads. 5 blocks (48
@@ -126,7 +135,7 @@ struct tile_totals_tuning {
   // hold run starts but 1.00-1.05x elsewhere, reduce_by_key 0.99-1.06x,
   // segmented scans 0.98-1.15x.)
   static constexpr long long prefetch_bytes = 0;
-  // The second launch: one warp per segment (or reduce_by_key's run) that spans tiles.
+  // reduce_by_key's second launch: one warp per run that spans tiles (spans.cuh).
   // Blocks of 1024 threads (a quarter of the blocks): H200, 2^26, three
   // rounds against 04d6d85, 0.98x the time where segments of 65536 span
   // tiles, 0.98-1.02x elsewhere (h200-segmented-spans-blocks.json): not taken.

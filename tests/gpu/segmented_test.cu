@@ -278,10 +278,12 @@ TEST_F(Segmented, FixedSizeMatchesReference) {
   }
 }
 
-// Grids of more than 4096 tiles (16385 of 2048 int64 values): the second
-// launch, which joins the segments and runs that span tiles, begins while
-// the tiles run (a dependent launch, on Hopper) and must wait for their
-// pieces. Against CUB, segments of 65543 items (33 tiles each) and a power law.
+// Grids of more than 4096 tiles (16385 of 2048 int64 values), where
+// segments and runs span tiles: segmented_reduce's tile that ends a segment
+// joins the pieces the tiles before it publish (waiting for those not yet
+// published), and reduce_by_key's second launch, which begins while the
+// tiles run (a dependent launch, on Hopper), must wait for their pieces.
+// Against CUB, segments of 65543 items (33 tiles each) and a power law.
 TEST_F(Segmented, SpansJoinedAfterLargeGrids) {
   const std::int64_t n = (std::int64_t(1) << 25) + 123;
   for (const shape& s : {shape{"fixed", n, 65543}, shape{"powerlaw", n, 0}}) {
@@ -685,6 +687,35 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
+}
+
+// Offsets that do not ascend inside the range (not checked: that would cost
+// a pass over them) give unspecified totals, but the call returns, reads
+// nothing outside the tiles, and leaves nothing behind: the tile where a
+// segment spanning tiles ends waits for the pieces of the tiles before it,
+// which every tile publishes whatever its segments. A valid call after it,
+// on the same stream, is right.
+TEST_F(Segmented, OffsetsOutOfOrderInsideReturn) {
+  const std::int64_t n = (1 << 22) + 3;
+  const auto v = random_input<std::int32_t, plus>(n, 41);
+  const auto d_v = to_device(v);
+  const auto lengths = segment_lengths("powerlaw", n, 0, 43);
+  const auto offsets = offsets_of<std::int64_t>(lengths);
+  const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+  thrust::device_vector<std::int32_t> out(segments);
+  for (const std::int64_t swapped : {std::int64_t(1), segments / 2, segments - 2}) {
+    SCOPED_TRACE("offsets " + std::to_string(swapped) + " and " + std::to_string(swapped + 1) + " swapped");
+    auto bad = offsets;
+    std::swap(bad[swapped], bad[swapped + 1]);
+    bad[swapped] += 70000;  // a segment that ends before it begins, across tiles
+    const auto d_bad = to_device(bad);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_bad.begin(), d_bad.end(), out.begin(), 0, plus{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  }
+  const auto d_offsets = to_device(offsets);
+  poison(out);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), 0, plus{});
+  expect_equal(to_host(out), ref_segmented_reduce(v, offsets, std::int32_t{0}, plus{}));
 }
 
 // segmented_reduce by offsets sizes its grid by the values' allocation where
