@@ -82,9 +82,10 @@ struct tile_totals_tuning {
   // registers, no spill), as CUB's fixed-size overload runs (Nsight Compute,
   // H200, 2^26 floats in segments of 4096: 32 registers, 94% achieved
   // occupancy, DRAM at 90% of peak). H200, 2^26, three rounds against the
-  // same kernel at 6 blocks (h200-segmented-tile-joins.json, w7 against
-  // w8): segments of 4096 float / int32 0.96 / 0.99x the time, of 65536
-  // and 2^22 0.99-1.00x; at 2^16 0.98-1.03x.
+  // same kernel at 6 blocks (h200-segmented-tile-joins.json, variants
+  // block-join-8-blocks-call1 against block-join-6-blocks-call1): segments
+  // of 4096 float / int32 0.96 / 0.99x the time, of 65536 and 2^22
+  // 0.99-1.00x; at 2^16 0.98-1.03x.
   static constexpr int one_segment_min_blocks_per_sm = 8;
   // Where a tile searches for its segments (CSR offsets), its items stay in
   // registers through the search; at 6 blocks (40 registers) some of them
