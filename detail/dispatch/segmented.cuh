@@ -307,13 +307,15 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
     });
   };
   // Values in an array: as segmented_reduce, the grid sized by its
-  // allocation and queued behind the read of the ends.
+  // allocation, its first block reporting the ends.
   if constexpr (values_in_array_v<ValueIt>) {
     if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(unwrap(values)); bound > 0) {
       check_device_accessible(values, name, "the values");
       check_device_accessible(out, name, "the output range");
       const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name,
-                                    [&] { scan(0, items_from_offsets{bound}, bound); });
+                                    [&](offset_t* report, offset_t ticket) {
+                                      scan(0, items_from_offsets{bound, report, ticket}, bound);
+                                    });
       check_within_bound(ends.second, bound, name);
       return out + ends.second;
     }

@@ -148,9 +148,11 @@ struct segment_heads {
   Segments segs;
   offset_t n;
 
-  // Where the items lie, by `extent` (segmentations.cuh), for the heads too.
+  // Where the items lie, by `extent` (segmentations.cuh), for the heads too;
+  // block 0 reports the offsets' ends where the host waits for them.
   template <class Extent>
   __device__ item_range resolve(const Extent& extent) {
+    extent.report_ends(segs);  // (before any check: the host checks them)
     const item_range range = extent.resolve(segs);
     n = range.n;
     return range;

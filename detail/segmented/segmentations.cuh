@@ -81,8 +81,9 @@ struct items_known {
 // `bound`, the items from the values to the end of their allocation.
 struct items_from_offsets {
   offset_t bound;
-  // Where the host waits for the ends (segmented_reduce: its first block
-  // writes them, then the ticket; dispatch/segmented.cuh), or none.
+  // Where the host waits for the ends (the first block of segmented_reduce
+  // or of a segmented scan writes them, then the ticket;
+  // dispatch/segmented.cuh), or none.
   offset_t* report = nullptr;
   offset_t ticket = 0;
   template <class Segments>
