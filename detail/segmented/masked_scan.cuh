@@ -463,7 +463,7 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
     launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
            static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, extent,
            outputs, status.words(), carry, op);
-    launch_spans<tile_totals_tuning<T>::span_block_threads>(at, "cascade reduce_by_key spans kernel",
+    launch_spans<counted_masked_scan_tuning<T>::span_block_threads>(at, "cascade reduce_by_key spans kernel",
                                                             run_start_tile{carry.heads_before}, tiles,
                                                             outputs.values_out, maybe<T>{T{}, false}, op, carry.pieces);
   }

@@ -31,7 +31,6 @@
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
-#include <cascade/detail/util/temporary.cuh>
 #include <cascade/detail/util/workspace.cuh>
 
 #include <cuda_runtime_api.h>

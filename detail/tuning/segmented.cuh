@@ -136,11 +136,6 @@ struct tile_totals_tuning {
   // hold run starts but 1.00-1.05x elsewhere, reduce_by_key 0.99-1.06x,
   // segmented scans 0.98-1.15x.)
   static constexpr long long prefetch_bytes = 0;
-  // reduce_by_key's second launch: one warp per run that spans tiles (spans.cuh).
-  // Blocks of 1024 threads (a quarter of the blocks): H200, 2^26, three
-  // rounds against 04d6d85, 0.98x the time where segments of 65536 span
-  // tiles, 0.98-1.02x elsewhere (h200-segmented-spans-blocks.json): not taken.
-  static constexpr int span_block_threads = 256;
 };
 
 // Tuning of the keyed and segmented scans' engine (segmented/masked_scan.cuh):
@@ -243,6 +238,11 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
   // 2^16 the one launch (the second costs about 2.5 us).
   static constexpr offset_t spans_min_tiles = 256;
+  // reduce_by_key's second launch: one warp per run that spans tiles (spans.cuh).
+  // Blocks of 1024 threads (a quarter of the blocks): H200, 2^26, three
+  // rounds against 04d6d85, 0.98x the time where segments of 65536 span
+  // tiles, 0.98-1.02x elsewhere (h200-segmented-spans-blocks.json): not taken.
+  static constexpr int span_block_threads = 256;
   // A tile gathers its runs before it looks back for the count
   // (masked_scan.cuh, run_totals), then waits this long before its first
   // poll, and this much more times the share of its items that begin runs
