@@ -168,6 +168,12 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : sizeof(T) <= 4 ? 16 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 4;
+  // One group's words polled a round trip (group_window 1, inherited), its
+  // total completed from its aggregates where not yet published. Two or four
+  // a round trip (group_window = group_batch = 2 / 4) against one, H200,
+  // 2^26 floats, two rounds (h200-segmented-masked-group-window.json): scans
+  // by key 1.03-1.09x / 1.06-1.21x the time, segmented scans 1.00-1.04x /
+  // 1.05-1.30x, worst where no tile holds a start (16 runs of 2^22).
   static constexpr int group_batch = 1;
   // Whether a whole tile of an aligned array of values reaches the exchange
   // by asynchronous copies started before the heads are found (their loads
