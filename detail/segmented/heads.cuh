@@ -152,7 +152,6 @@ struct segment_heads {
   // block 0 reports the offsets' ends where the host waits for them.
   template <class Extent>
   __device__ item_range resolve(const Extent& extent) {
-    extent.report_ends(segs);  // (before any check: the host checks them)
     const item_range range = extent.resolve(segs);
     n = range.n;
     return range;

@@ -70,8 +70,6 @@ struct item_range {
 struct items_known {
   offset_t n;
   template <class Segments>
-  __device__ void report_ends(const Segments&) const {}
-  template <class Segments>
   __device__ item_range resolve(Segments&) const { return {0, n}; }
 };
 
@@ -86,18 +84,17 @@ struct items_from_offsets {
   // dispatch/segmented.cuh), or none.
   offset_t* report = nullptr;
   offset_t ticket = 0;
-  template <class Segments>
-  __device__ void report_ends(const Segments& segs) const {
-    if (report == nullptr || blockIdx.x != 0 || threadIdx.x != 0) return;
-    report[0] = static_cast<offset_t>(segs.offsets[0]);
-    report[1] = static_cast<offset_t>(segs.offsets[segs.segments]);
-    __threadfence_system();
-    *static_cast<volatile offset_t*>(report + 2) = ticket;
-  }
+  // The ends as read, reported before any check (the host checks them).
   template <class Segments>
   __device__ item_range resolve(Segments& segs) const {
     const offset_t first = static_cast<offset_t>(segs.offsets[0]);
     const offset_t last = static_cast<offset_t>(segs.offsets[segs.segments]);
+    if (report != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
+      report[0] = first;
+      report[1] = last;
+      __threadfence_system();
+      *static_cast<volatile offset_t*>(report + 2) = ticket;
+    }
     if (first < 0 || last < first || last > bound) return {0, -1};
     segs.base = first;
     segs.items = last - first;

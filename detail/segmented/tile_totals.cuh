@@ -131,7 +131,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   };
 
   const bool joined = pieces.epoch != 0;
-  extent.report_ends(segs);  // (before any check: the host checks them)
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
   const ValueIt values = values_from + range.first;
