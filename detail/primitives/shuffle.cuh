@@ -30,8 +30,31 @@ __device__ __forceinline__ W shuffle_word(W w, int arg) {
 template <class T>
 struct shuffle_members : ::cuda::std::false_type {};
 
+// Values wider than this many bytes go through the warp primitives
+// (shuffles, warp reduce and scan) as calls, not inlined: a 1 KB value's tree
+// is thousands of instructions, and inlined at each of a kernel's call sites
+// it took minutes per kernel to compile (a 1 KB scan kernel: 106 value
+// shuffles, 122 K lines of PTX). The same operations in the same order, so
+// the same bits; narrower values stay inline (the fast paths).
+inline constexpr unsigned long long kInlineWarpBytes = 64;
+template <class T>
+inline constexpr bool outlined_in_warps = sizeof(T) > kInlineWarpBytes;
+
+template <shuffle_kind K, class T>
+__device__ __forceinline__ T shuffle_inline(const T& value, int arg);
+template <shuffle_kind K, class T>
+__device__ __noinline__ T shuffle_outlined(const T& value, int arg) {
+  return shuffle_inline<K>(value, arg);
+}
+
 template <shuffle_kind K, class T>
 __device__ __forceinline__ T shuffle(const T& value, int arg) {
+  if constexpr (outlined_in_warps<T>) return shuffle_outlined<K>(value, arg);
+  else return shuffle_inline<K>(value, arg);
+}
+
+template <shuffle_kind K, class T>
+__device__ __forceinline__ T shuffle_inline(const T& value, int arg) {
   static_assert(::cuda::std::is_trivially_copyable_v<T>, "cascade: values must be trivially copyable");
   if constexpr (::cuda::std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     return shuffle_word<K>(value, arg);

@@ -9,18 +9,28 @@
 
 namespace cascade::detail {
 
-// Lanes (a power of two) bounds the tree's width where fewer lanes can hold
-// values: log2(Lanes) steps instead of five.
-template <int Lanes = kWarpThreads, class T, class Op>
-__device__ __forceinline__ T warp_reduce(T x, Op op, int first = 0, int last = kWarpThreads) {
-  static_assert(Lanes >= 1 && Lanes <= kWarpThreads && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two up to 32");
+template <int Lanes, class T, class Op>
+__device__ __forceinline__ T warp_reduce_inline(T x, Op op, int first, int last) {
   const int lane = lane_id();
 #pragma unroll
   for (int offset = 1; offset < Lanes; offset *= 2) {
-    const T other = shuffle_down(x, offset);
+    const T other = shuffle_inline<shuffle_kind::down>(x, offset);
     if (lane >= first && lane + offset < last) x = op(x, other);
   }
   return x;
+}
+template <int Lanes, class T, class Op>
+__device__ __noinline__ T warp_reduce_outlined(T x, Op op, int first, int last) {
+  return warp_reduce_inline<Lanes>(x, op, first, last);
+}
+
+// Lanes (a power of two) bounds the tree's width where fewer lanes can hold
+// values: log2(Lanes) steps instead of five. (Wide values: a call, shuffle.cuh.)
+template <int Lanes = kWarpThreads, class T, class Op>
+__device__ __forceinline__ T warp_reduce(T x, Op op, int first = 0, int last = kWarpThreads) {
+  static_assert(Lanes >= 1 && Lanes <= kWarpThreads && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two up to 32");
+  if constexpr (outlined_in_warps<T>) return warp_reduce_outlined<Lanes>(x, op, first, last);
+  else return warp_reduce_inline<Lanes>(x, op, first, last);
 }
 
 // The same with the result broadcast to every lane.
