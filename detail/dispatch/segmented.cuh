@@ -267,10 +267,13 @@ void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, o
   const auto totals = [&](auto make_segments) {
     cuda_segment_totals<T>(policy, unwrap(values), n, segments, make_segments, unwrap(out), init, op);
   };
-  // Multiples of the tile: every tile inside one segment, the kernel
-  // compiled for that alone (tuning/segmented.cuh).
+  // Multiples of the tile (every tile inside one segment) and divisors of a
+  // thread's items (every segment inside one thread): the kernel compiled
+  // for that alone (tuning/segmented.cuh).
   if (size % segmented_tile_items<tile_totals_tuning<T>> == 0) {
     totals([&](auto id) { return fixed_tile_multiples<decltype(id)>{{size, decltype(id)(segments), n}}; });
+  } else if (tile_totals_tuning<T>::items_per_thread % size == 0) {
+    totals([&](auto id) { return fixed_inside_threads<decltype(id)>{{size, decltype(id)(segments), n}}; });
   } else {
     totals([&](auto id) { return fixed_segments<decltype(id)>{size, decltype(id)(segments), n}; });
   }

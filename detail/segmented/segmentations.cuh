@@ -22,6 +22,7 @@ struct csr_segments {
   using id_type = Id;
   static constexpr bool stage_begins = true;
   static constexpr bool one_segment_tiles = false;
+  static constexpr bool inside_thread_segments = false;
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -43,9 +44,6 @@ struct csr_segments {
   }
   // Whether a segment may cross the edge of tiles of that many items.
   bool may_cross(offset_t) const { return true; }
-  // The segments' size where every one lies inside one thread's `items`,
-  // else 0 (never known here).
-  __device__ int inside_threads(int) const { return 0; }
   // The threads a segment spans where every one is whole threads inside a
   // warp, else 0 (never known here).
   __device__ int threads_per_segment(int) const { return 0; }
@@ -109,14 +107,12 @@ struct fixed_segments {
   using id_type = Id;
   static constexpr bool stage_begins = false;
   static constexpr bool one_segment_tiles = false;
+  static constexpr bool inside_thread_segments = false;
   offset_t size;
   Id segments;
   offset_t n;
   __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
   bool may_cross(offset_t tile_items) const { return tile_items % size != 0; }
-  // The size where every segment lies inside one thread's `items` (threads
-  // start at multiples of items): where it divides them; else 0.
-  __device__ int inside_threads(int items) const { return size <= items && items % int(size) == 0 ? int(size) : 0; }
   // The threads a segment spans where every one is whole threads inside a
   // warp (2, 4, ... 32 threads' items): else 0.
   __device__ int threads_per_segment(int items) const {
@@ -136,6 +132,13 @@ struct fixed_segments {
 template <class Id>
 struct fixed_tile_multiples : fixed_segments<Id> {
   static constexpr bool one_segment_tiles = true;
+};
+
+// Fixed sizes that divide a thread's items (threads start at multiples of
+// them): every segment lies inside one thread's items, known at compile time.
+template <class Id>
+struct fixed_inside_threads : fixed_segments<Id> {
+  static constexpr bool inside_thread_segments = true;
 };
 
 }  // namespace cascade::detail

@@ -53,6 +53,7 @@ inline constexpr bool copies_tile = Full && Segments::stage_begins && vector_io_
 // The blocks per SM the tiles kernel is bounded for (the tuning says why).
 template <class Tuning, class Segments, class ValueIt, class T>
 inline constexpr int tiles_min_blocks = Segments::one_segment_tiles ? Tuning::one_segment_min_blocks_per_sm
+                                        : Segments::inside_thread_segments ? Tuning::inside_threads_min_blocks_per_sm
                                         : !Segments::stage_begins ? Tuning::min_blocks_per_sm
                                         : copies_tile<true, Tuning, Segments, ValueIt, T>
                                             ? Tuning::copying_min_blocks_per_sm
@@ -148,56 +149,47 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   const offset_t i0 = base + p0;
   if constexpr (Segments::stage_begins) prefetch_tile<Tuning, tile_size>(values, n, tile);
 
+  // Fixed sizes that divide a thread's items (the kernel compiled for them
+  // alone): a thread's segments are its own. It reads its items itself
+  // (16-byte vectors where the tile is whole and the array aligned), folds
+  // each segment left to right (the general path's fold, so the same bits
+  // as the offsets form), leaves the totals at their last items, and each
+  // warp writes its segments', coalesced.
+  auto fold_inside_threads = [&](auto whole) {
+    if constexpr (Segments::inside_thread_segments) {  // (compiled for such segments only)
+      constexpr bool full = decltype(whole)::value;
+      const int count = full ? items : clamp_to(valid - p0, 0, items);
+      const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
+      T x[items];
+      load_blocked(values, i0, count, full && aligned16(values), x);
+      const int size = static_cast<int>(segs.size);
+      unsigned starts = 0;
+      for (int k = 0; k < items; k += size) starts |= 1u << k;
+      if (count > 0) {
+        const unsigned piece_ends = (starts >> 1) | (1u << (count - 1));
+        T acc = x[0];
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+          if (!full && k >= count) break;
+          if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
+          if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+        }
+      }
+      __syncwarp();
+      const int warp_at = warp_id() * warp_items;  // (tile positions)
+      const Id first_here = segs.segment_of(base + warp_at);
+      for (int s = lane_id(); s * size < warp_valid; s += kWarpThreads) {
+        out[first_here + Id(s)] = static_cast<T>(op(init, ends(warp_at + min_of((s + 1) * size, warp_valid) - 1)));
+      }
+    }
+  };
+
   // Whole tiles (all but the last) drop every bound check.
   auto reduce_tile = [&](auto whole) {
     constexpr bool full = decltype(whole)::value;
     const int count = full ? items : clamp_to(valid - p0, 0, items);
     const int warp_valid = full ? warp_items : clamp_to(valid - warp_id() * warp_items, 0, warp_items);
     const offset_t warp_first = base + offset_t(warp_id()) * warp_items;
-    // Fixed segments of 1, 2 or 4 16-byte vectors inside a thread's items
-    // (4, 8 or 16 floats; 2, 4 or 8 doubles): each segment is consecutive
-    // lanes' vectors of one row as loaded, folded left to right along them
-    // (lane r of a segment starts from lane r - 1's fold: the threads' fold,
-    // so the same bits), and the totals go out coalesced, with no exchange.
-    // (Smaller segments would go out strided across the warp: segments of one
-    // float took 2.1x the time so; h200-segmented-fixed-vector-segments.json.)
-    if constexpr (full && !Segments::stage_begins && !Segments::one_segment_tiles &&
-                  vector_io_v<exchange_t, T, ValueIt>) {
-      constexpr int v = exchange_t::vector_items;
-      const int size = segs.inside_threads(items);
-      // (The lanes a segment spans, known at compile time: a loop over a
-      // run-time count took segments of 16 floats 1.06-1.09x the time;
-      // h200-segmented-fixed-lanes-unrolled.json.)
-      auto fold_segments = [&](auto lanes_per_segment) {
-        constexpr int lanes = decltype(lanes_per_segment)::value;
-        T x[items];
-        load_exchange<true, items, exchange_t>(values, warp_first, warp_items, T{}, x);
-        const int r = lane_id() % lanes;  // this lane's place in its segment
-#pragma unroll
-        for (int j = 0; j < exchange_t::vectors_per_thread; ++j) {
-          T acc = x[j * v];
-#pragma unroll
-          for (int step = 0; step < lanes; ++step) {
-            const T before = step > 0 ? shuffle_up(acc, 1) : acc;
-            if (r == step) {
-              acc = step == 0 ? x[j * v] : static_cast<T>(op(before, x[j * v]));
-#pragma unroll
-              for (int c = 1; c < v; ++c) acc = static_cast<T>(op(acc, x[j * v + c]));
-            }
-          }
-          if (r == lanes - 1) {
-            const offset_t last = warp_first + offset_t(j * kWarpThreads + lane_id()) * v;
-            out[segs.segment_of(last)] = static_cast<T>(op(init, acc));
-          }
-        }
-      };
-      if ((size == v || size == 2 * v || size == 4 * v) && exchange_vectors<true, exchange_t, T>(values)) {
-        if (size == v) fold_segments(std::integral_constant<int, 1>{});
-        else if (size == 2 * v) fold_segments(std::integral_constant<int, 2>{});
-        else fold_segments(std::integral_constant<int, 4>{});
-        return;
-      }
-    }
     // The tile's loads stay in flight while its segments are found (CSR
     // offsets: the searches' and the staging's round trips): in registers,
     // or for a whole tile of an aligned array, by asynchronous copies that
@@ -253,17 +245,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       if (lane % lanes == lanes - 1) out[segs.segment_of(i0)] = static_cast<T>(op(init, op(before.value, acc)));
       return;
     } else {
-      // Bit k: item i0 + k begins a segment. Segments inside the threads (1, 2,
-      // 4, ... items, fixed sizes that divide a thread's items) start at every
-      // size-th item, and each thread folds its own, as below.
-      int inside = 0;  // their size
-      if constexpr (full) inside = segs.inside_threads(items);
-      unsigned starts = 0;
-      if (inside > 0) {
-        for (int k = 0; k < items; k += inside) starts |= 1u << k;
-      } else {
-        starts = segment_starts(view, segs, i0, count).starts;
-      }
+      // Bit k: item i0 + k begins a segment.
+      const unsigned starts = segment_starts(view, segs, i0, count).starts;
       // Each piece's fold at its last item; the first piece's also kept (head).
       const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
       const int head_end = __ffs(piece_ends) - 1;
@@ -281,18 +264,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
           if (k == head_end) head = acc;
           if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
         }
-      }
-      if (inside > 0) {
-        // Every total is whole at its last item: each warp writes its own
-        // segments', coalesced, with no block scan and no walk over the
-        // segments (a segment per item took 1.65x CUB's time with them).
-        __syncwarp();
-        const int warp_first = warp_id() * warp_items;
-        const Id first_here = segs.segment_of(base + warp_first);
-        for (int s = lane_id(); s < warp_items / inside; s += kWarpThreads) {
-          out[first_here + Id(s)] = static_cast<T>(op(init, ends(warp_first + (s + 1) * inside - 1)));
-        }
-        return;
       }
       const block_scan_result<run> scanned =
           block_scan(run{starts != 0, acc}, headed_op<Op>{op}, full ? threads : (valid + items - 1) / items, scan);
@@ -343,8 +314,12 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       for (Id j = last + 1 + Id(threadIdx.x); j < segs.segments; j += threads) out[j] = init;
     }
   };
-  if (valid == tile_size) reduce_tile(std::true_type{});
-  else reduce_tile(std::false_type{});
+  auto by_tile = [&](auto whole) {
+    if constexpr (Segments::inside_thread_segments) fold_inside_threads(whole);
+    else reduce_tile(whole);
+  };
+  if (valid == tile_size) by_tile(std::true_type{});
+  else by_tile(std::false_type{});
 }
 
 // The totals of the numbered segments `segs` of the items `values` (init op

@@ -74,6 +74,14 @@ struct tile_totals_tuning {
   //   sizes 0.98-1.01x (h200-segmented-fixed-lane-segments.json); with the
   //   lanes a segment spans known at compile time, segments of 16 0.92-0.94x
   //   that again (80 -> 74 us; h200-segmented-fixed-lanes-unrolled.json).
+  // - fixed sizes that divide a thread's items (1-16 floats) in a kernel of
+  //   their own (fixed_inside_threads, 8 blocks per SM: below), each thread
+  //   reading its own items as 16-byte vectors and folding its segments, in
+  //   place of the two above and of the exchange loads for sizes 1 and 2:
+  //   H200, 2^26 floats / int32, six rounds, segments of 1 0.86 / 0.91x the
+  //   time (169 -> 145 us, CUB 217), of 4 1.01 / 1.00x, of 16 1.01 / 1.01x,
+  //   other sizes (their kernels unchanged) 0.98-1.01x; at 2^16 within the
+  //   launch-latency band (h200-segmented-fixed-inside-threads.json).
   static constexpr int items_per_thread = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T));
   static constexpr int block_threads = segmented_tile_threads<T>(items_per_thread);
   static constexpr int min_blocks_per_sm = 6;
@@ -87,6 +95,14 @@ struct tile_totals_tuning {
   // of 4096 float / int32 0.96 / 0.99x the time, of 65536 and 2^22
   // 0.99-1.00x; at 2^16 0.98-1.03x.
   static constexpr int one_segment_min_blocks_per_sm = 8;
+  // Fixed sizes that divide a thread's items (every segment inside one
+  // thread: each thread reads its own items as 16-byte vectors and folds its
+  // segments, no block scan, no shuffle compiled in): 8 blocks per SM, as
+  // CUB's fixed-size kernel runs (Nsight Compute, H200, 2^26 floats in
+  // segments of 16, CUB's against the lane-vector fold this replaced, at 6
+  // blocks: 6.9 against 41.8 M warp instructions, DRAM at 87% against 77% of
+  // peak, 68 against 77 us under the profiler's clocks). Not measured at 6.
+  static constexpr int inside_threads_min_blocks_per_sm = 8;
   // Where a tile searches for its segments (CSR offsets), its items stay in
   // registers through the search; at 6 blocks (40 registers) some of them
   // were spilled as they arrived, which waited for their loads. 5 blocks (48
