@@ -380,6 +380,35 @@ TEST_F(Segmented, FancyIterators) {
   expect_equal(to_host(sums), ref_segmented_reduce(v, offs, std::int32_t{0}, plus{}));
 }
 
+// Fixed sizes that divide a thread's items have a kernel of their own, whose
+// threads read their items as 16-byte vectors only from aligned arrays: the
+// same sizes from a transform iterator and from an array one item off its
+// alignment, with a partial last tile and a shorter last segment.
+TEST_F(Segmented, FixedSizesInsideThreadsFromIteratorsAndMisalignedArrays) {
+  const std::int64_t n = 100003;
+  thrust::counting_iterator<std::int64_t> i0(0);
+  const auto values = thrust::make_transform_iterator(i0, mod97{});
+  std::vector<std::int32_t> v(n + 1);
+  for (std::int64_t i = 0; i <= n; ++i) v[i] = mod97{}(i);
+  const auto d_v = to_device(v);  // item i at i + 1 below: misaligned
+  const std::vector<std::int32_t> from_iterator(v.begin(), v.begin() + n), from_array(v.begin() + 1, v.end());
+  for (int size : {1, 2, 4, 8, 16}) {
+    SCOPED_TRACE("size = " + std::to_string(size));
+    const std::int64_t segments = (n + size - 1) / size;
+    std::vector<std::int64_t> offs;
+    for (std::int64_t j = 0; j < segments; ++j) offs.push_back(j * size);
+    offs.push_back(n);
+    thrust::device_vector<std::int32_t> sums(segments);
+    poison(sums);
+    cascade::segmented_reduce(cascade::cuda, values, values + n, size, sums.begin(), std::int32_t{3}, plus{});
+    expect_equal(to_host(sums), ref_segmented_reduce(from_iterator, offs, std::int32_t{3}, plus{}));
+    poison(sums);
+    const std::int32_t* misaligned = thrust::raw_pointer_cast(d_v.data()) + 1;
+    cascade::segmented_reduce(cascade::cuda, misaligned, misaligned + n, size, sums.begin(), std::int32_t{3}, plus{});
+    expect_equal(to_host(sums), ref_segmented_reduce(from_array, offs, std::int32_t{3}, plus{}));
+  }
+}
+
 // Floating point sums: the same bits on every run.
 TEST_F(Segmented, BitwiseIdenticalRuns) {
   const std::int64_t n = (1 << 22) + 77;
