@@ -135,7 +135,7 @@ struct segment_heads_view {
   Segments segs;
   template <bool Full, int Items, class Storage>
   __device__ thread_starts starts(offset_t i0, int count, offset_t, int, Storage&) const {
-    return segment_starts(view, segs, i0, count);
+    return segment_starts<Items>(view, segs, i0, count);
   }
 };
 

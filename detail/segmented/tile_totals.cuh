@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       return;
     } else {
       // Bit k: item i0 + k begins a segment.
-      const unsigned starts = segment_starts(view, segs, i0, count).starts;
+      const unsigned starts = segment_starts<items>(view, segs, i0, count).starts;
       // Each piece's fold at its last item; the first piece's also kept (head).
       const unsigned piece_ends = full || count > 0 ? (starts >> 1) | (1u << (count - 1)) : 0u;
       const int head_end = __ffs(piece_ends) - 1;
