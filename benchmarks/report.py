@@ -10,6 +10,9 @@ its time ratio to CUB (below 1: faster than CUB).
   report.py results.json --markdown          the same as Markdown
   report.py results.json --ratio-table       cascade/cub time ratios only: rows n, columns types
   report.py results.json --plot gbps.png     GB/s against n (needs matplotlib)
+  report.py results.json --segmented-summary --markdown
+                                             keyed and segmented: cascade/CUB time and % of
+                                             copy, rows shapes, columns algorithms
   report.py results.json --segmented-plot p.png --types float
                                              keyed and segmented: time against shape at the
                                              largest n, one panel per algorithm (needs matplotlib)
@@ -76,12 +79,13 @@ def parse_name(name):
 def load(path):
     """Results keyed by (algorithm, impl, type, n), the context, and the errors.
 
-    The median aggregate of a case is used where the file has one; a case run
+    The median aggregate of a case is used where the file has one (the median
+    of them where it has several: rounds of a sweep in one file); a case run
     without repetitions has only its iterations, and their median is used.
     """
     with open(path) as f:
         data = json.load(f)
-    medians, iterations, errors = {}, defaultdict(list), []
+    rounds, iterations, errors = defaultdict(list), defaultdict(list), []
     for entry in data.get("benchmarks", []):
         key = parse_name(entry.get("run_name", entry["name"]))
         if key is None:
@@ -93,9 +97,11 @@ def load(path):
                         entry.get("bytes"), entry.get("GB/s"))
         if entry.get("run_type") == "aggregate":
             if entry.get("aggregate_name") == "median":
-                medians[key] = result
+                rounds[key].append(result)
         else:
             iterations[key].append(result)
+    medians = {key: Result(statistics.median(r.time_us for r in runs), runs[0].bytes, runs[0]._gbps)
+               for key, runs in rounds.items()}
     for key, runs in iterations.items():
         if key not in medians:
             time_us = statistics.median(r.time_us for r in runs)
@@ -255,6 +261,30 @@ def segmented_table(results, algorithm, type_name, n, markdown):
     return render(f"{algorithm} / {type_name} / n = {n}", header, rows, markdown)
 
 
+def segmented_summary(shaped, type_name, n, markdown):
+    """Rows shapes, columns the keyed and segmented algorithms: cascade / CUB
+    time and, in brackets, cascade's share of the copy limit (docs/segmented.md)."""
+    algorithms = ordered({k[0] for k in shaped if k[2:4] == (type_name, n)}, SEGMENTED)
+    if not algorithms:
+        return None
+    # (algorithm, implementation): cascade's, and its stream-ordered forms (cascade.into) beside them.
+    columns = [(a, i) for a in algorithms for i in ["cascade", "cascade.into"]
+               if any(k[:3] == (a, i, type_name) and k[3] == n for k in shaped)]
+    rows = []
+    for shape in ordered({k[4] for k in shaped if k[2:4] == (type_name, n)}, SHAPES):
+        row = [shape]
+        for algorithm, impl in columns:
+            get = lambda i: shaped.get((algorithm, i, type_name, n, shape))
+            mine, cub, copy = get(impl), get(BASELINE), get("copy_limit")
+            cell = f"{mine.time_us / cub.time_us:.2f}" if mine and cub else ""
+            if cell and copy:
+                cell += f" ({100.0 * copy.time_us / mine.time_us:.0f}%)"
+            row.append(cell)
+        rows.append(row)
+    header = ["shape"] + [a if i == "cascade" else f"{a} ({i})" for a, i in columns]
+    return render(f"cascade / {BASELINE} time (% of the copy limit), {type_name}, n = {n}", header, rows, markdown)
+
+
 def import_pyplot():
     try:
         import matplotlib
@@ -334,6 +364,8 @@ def main():
     parser.add_argument("--plot", metavar="PNG", help="also plot GB/s against n into this file (needs matplotlib)")
     parser.add_argument("--segmented-plot", metavar="PNG",
                         help="plot the keyed and segmented times against shape (first of --types, default float)")
+    parser.add_argument("--segmented-summary", action="store_true",
+                        help="only the keyed and segmented summary: cascade/CUB time and %% of copy, rows shapes")
     parser.add_argument("--missing-ok", action="store_true", help="exit quietly if the results file does not exist")
     args = parser.parse_args()
 
@@ -377,6 +409,14 @@ def main():
             present = [i for i in impls if any(k[:3] == (algorithm, i, type_name) for k in results)]
             if present:
                 print(detail_table(results, algorithm, type_name, present, metrics, args.markdown))
+
+    if args.segmented_summary:
+        for type_name in ordered({k[2] for k in shaped}, TYPES):
+            if args.types and type_name not in args.types.split(","):
+                continue
+            for n in sorted({k[3] for k in shaped if k[2] == type_name}, reverse=True):
+                print(segmented_summary(shaped, type_name, n, args.markdown))
+        return
 
     for algorithm in ordered({k[0] for k in shaped}, SEGMENTED):
         if args.algorithms and algorithm not in args.algorithms.split(","):
