@@ -6,8 +6,7 @@
 // dependent reads) and the begins of the segments between them (CSR
 // offsets: read once, coalesced). Each thread then finds the segment starts
 // among its consecutive items from the staging's marks of where segments
-// begin (where the begins leave room for them; else by a walk over the
-// begins: segment_starts): no search and no offset read per item.
+// begin (segment_starts): no search and no offset read per item.
 //
 // A tile with more segment starts than items (mostly empty segments) stages
 // the first begins only; later ones are read from the offsets, and a walk
@@ -40,12 +39,14 @@ struct segment_begins {
   // begin(first + k) - base + 1, clamped to [0, TileItems + 2]: exact
   // inside the tile, and on the right side of every item outside it.
   alignas(16) unsigned short begin[capacity];
-  // Where the tile spans at most marked_begins begins, all staged, the
-  // back of begin[] marks where segments start, a byte an item:
-  // starts_at()[p] = 1 where item base + p begins one (p <= TileItems),
-  // marked as the begins are staged, and a thread reads its items' starts
-  // there (segment_starts). (Marks of their own, 4 KB more a block, took
-  // tiles of long segments 1.12-1.16x the time: H200, 2^26.)
+  // Where the tile spans at most `capacity` begins, the back of begin[]
+  // marks where segments start, a byte an item: starts_at()[p] = 1 where
+  // item base + p begins one (p <= TileItems), marked as the begins are
+  // staged, and a thread reads its items' starts there (segment_starts).
+  // Only the first marked_begins begins are kept then (more, as segments
+  // of about an item give, are read from the offsets where asked for).
+  // (Marks of their own, 4 KB more a block, took tiles of long segments
+  // 1.12-1.16x the time: H200, 2^26.)
   static constexpr int marks_bytes = int(TileItems) + 16;
   static constexpr int marks_at = (int(sizeof(begin)) - marks_bytes) / 16 * 16;  // (bytes into begin[])
   static constexpr int marked_begins = marks_at / int(sizeof(unsigned short));
@@ -76,10 +77,9 @@ struct staged_segments {
     if (k >= 0 && k < id_type(begins)) return base + tile->begin[k] - 1;
     return global.begin(j);
   }
-  // Whether the starts are marked in the tile's storage: every begin from
-  // the first segment's to the one after the last staged, and room left.
+  // Whether the starts are marked in the tile's storage (stage_begins).
   __device__ bool marked() const {
-    return stage_begins && id_type(begins) == last - first + 2 && begins <= tile->marked_begins;
+    return stage_begins && last - first + 2 <= id_type(segment_begins<id_type, TileItems>::capacity);
   }
 };
 
@@ -181,22 +181,29 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   }
   __syncthreads();
   const Id first = s.first, last = s.last;
-  const int begins = Segments::stage_begins ? int(min_of<Id>(last - first + 2, Id(s.capacity))) : 0;
-  const bool marking = Id(begins) == last - first + 2 && begins <= s.marked_begins;
+  // Every begin the tile spans is read and marked where they number at most
+  // its items and two, and the first marked_begins of them kept (later ones
+  // are read from the offsets again where asked for: their room holds the
+  // marks); more (mostly empty segments) are staged up to the capacity,
+  // unmarked.
+  const Id spanned = last - first + 2;
+  const bool marking = spanned <= Id(s.capacity);
+  const int read = int(min_of<Id>(spanned, Id(s.capacity)));
+  const int begins = marking ? min_of(read, int(s.marked_begins)) : read;
   unsigned char* const marks = s.starts_at();
   auto stage = [&](int k, offset_t begin) {
-    s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(begin - base + 1, 0, TileItems + 2));
+    if (k < begins) s.begin[k] = static_cast<unsigned short>(clamp_to<offset_t>(begin - base + 1, 0, TileItems + 2));
     if (marking && begin >= base && begin - base <= TileItems) marks[begin - base] = 1;
   };
   // Where warp 0's probes hold every begin the tile needs (segments of about
   // a tile or longer), it stages them from its registers: one round trip
   // fewer before the tile's segments are known.
   const Id probed_first = s.probed_first;
-  if (probed_first >= 0 && probed_first <= first && first + Id(begins) <= probed_first + Id(kWarpThreads)) {
+  if (probed_first >= 0 && probed_first <= first && first + Id(read) <= probed_first + Id(kWarpThreads)) {
     const int k = lane_id() - int(first - probed_first);
-    if (warp == 0 && k >= 0 && k < begins) stage(k, probed.begin);
+    if (warp == 0 && k >= 0 && k < read) stage(k, probed.begin);
   } else {
-    stage_each<Batch>(begins, [&](int k) { return segs.begin(first + Id(k)); }, stage);
+    stage_each<Batch>(read, [&](int k) { return segs.begin(first + Id(k)); }, stage);
   }
   if (threadIdx.x == 0) {
     s.base = base;
@@ -255,16 +262,17 @@ __device__ offset_t end_of(const View& view, Id j, Id last) {
 // Where segments start among the `count` items from i0 of a tile (its view,
 // a thread's consecutive items): bit k set where item i0 + k begins a
 // segment, read from the staging's marks, else (fixed sizes, or a tile of
-// more segments than the marks leave room for) by a walk over the segment
-// ends, not the items. `last_ends`: whether item i0 + count - 1 is its
-// segment's last.
+// more segments than items and two: mostly empty ones) by a walk over the
+// segment ends, not the items. `last_ends`: whether item i0 + count - 1 is
+// its segment's last.
 struct thread_starts {
   unsigned starts;
   bool last_ends;
 };
-// Bit k: whether marks[k] (0 or 1) is set, for k < Items; `marks` aligned
-// as the Items-th item of a tile. Four marks a word: the multiplication
-// moves byte b's bit to bit 24 + b, and no two of its terms meet.
+// Bit k: whether marks[k] (0 or 1) is set, for k < Items; `marks` at a
+// thread's first item, a multiple of Items into the tile (so whole words
+// where Items % 4 == 0). Four marks a word: the multiplication moves byte
+// b's bit to bit 24 + b, and no two of its terms meet.
 template <int Items>
 __device__ __forceinline__ unsigned marked_bits(const unsigned char* marks) {
   unsigned bits = 0;
@@ -289,8 +297,8 @@ __device__ thread_starts segment_starts(const View& view, const Segments& segs, 
   if (count <= 0) return t;
   // Where the staging marked the starts, they are read, not walked to: a
   // search and a step per segment fewer. H200, 2^26, segmented_reduce by
-  // offsets and segmented_inclusive_scan in segments of 4-256 items, half
-  // empty and power law: about 0.8-0.9x the time (docs/segmented.md).
+  // offsets and segmented_inclusive_scan in segments of 1-256 items, half
+  // empty and power law: about 0.75-0.9x the time (docs/segmented.md).
   if (view.marked()) {
     const int p = static_cast<int>(i0 - view.base);
     const unsigned char* marks = view.tile->starts_at();
