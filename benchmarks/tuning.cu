@@ -65,8 +65,9 @@ struct group_variant : cascade::detail::lookback_scan_shared_tuning<T> {
   static constexpr unsigned spin_nanoseconds = Spin;
   static constexpr bool textbook = Textbook;
   static std::string name() {
-    return std::string(Textbook ? "tune.textbook" : "tune.groups") + ".w" + std::to_string(Window) + ".b" +
-           std::to_string(Batch) + ".d" + std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
+    // (From the members: a textbook variant reads them nowhere else.)
+    return std::string(Textbook ? "tune.textbook" : "tune.groups") + ".w" + std::to_string(group_window) + ".b" +
+           std::to_string(group_batch) + ".d" + std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
   }
 };
 
