@@ -160,8 +160,8 @@ template <offset_t TileItems, int Batch = 24, class Segments>
 __device__ staged_segments<Segments, TileItems> stage_begins(
     const Segments& segs, offset_t base, int valid, segment_begins<typename Segments::id_type, TileItems>& s) {
   using Id = typename Segments::id_type;
-  // No starts marked yet (the staging below marks them, after the barrier,
-  // where the begins leave room; else it overwrites these zeros).
+  // No starts marked yet (the staging below marks them, after the barrier;
+  // a tile of more begins than `capacity` overwrites these zeros with them).
   for (int p = static_cast<int>(threadIdx.x) * 16; p < s.marks_bytes; p += static_cast<int>(blockDim.x) * 16) {
     *reinterpret_cast<uint4*>(s.starts_at() + p) = uint4{0u, 0u, 0u, 0u};
   }
