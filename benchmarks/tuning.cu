@@ -7,6 +7,9 @@
 //                 [.direct].p<prefetch KB>/<type>/<n>
 //   inclusive_scan/tune.{groups,textbook}.w<group window>.b<group batch>.d<first poll ns>.s<poll spacing ns>/<type>/<n>
 //                 (float and double: the reproducible rule on shared tiles, and the textbook rule beside it)
+//   inclusive_scan/tune.shape.t<threads>.i<items>.m<min blocks>.p<prefetch KB>.d<first poll ns>.s<poll spacing ns>
+//                 [.textbook]/<type>/<n>
+//                 (the automatic scan's shared tiles from 2^17, all four types, its rule for the type)
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -68,6 +71,29 @@ struct group_variant : cascade::detail::lookback_scan_shared_tuning<T> {
     // (From the members: a textbook variant reads them nowhere else.)
     return std::string(Textbook ? "tune.textbook" : "tune.groups") + ".w" + std::to_string(group_window) + ".b" +
            std::to_string(group_batch) + ".d" + std::to_string(FirstPoll) + ".s" + std::to_string(Spin);
+  }
+};
+
+// The automatic scan's shared tiles (from 2^17, 16-byte aligned arrays)
+// under another shape or pacing: a GPU of more bandwidth than the one that
+// chose them may want more bytes in flight per SM, or L2 asked further ahead.
+// The rule is the automatic scan's for T (textbook for integers) unless
+// Textbook names it.
+template <class T, int Threads, int Items, int MinBlocks, long long Prefetch = 4 << 20, unsigned FirstPoll = 1200,
+          unsigned Spin = 500, bool Textbook = std::is_integral_v<T>>
+struct shape_variant : cascade::detail::lookback_scan_shared_tuning<T> {
+  static constexpr int block_threads = Threads;
+  static constexpr int items_per_thread = Items;
+  static constexpr int min_blocks_per_sm = MinBlocks;
+  static constexpr long long prefetch_bytes = Prefetch;
+  static constexpr unsigned first_poll_delay_ns = FirstPoll;
+  static constexpr unsigned spin_nanoseconds = Spin;
+  static constexpr bool textbook = Textbook;
+  static std::string name() {
+    return "tune.shape.t" + std::to_string(block_threads) + ".i" + std::to_string(items_per_thread) + ".m" +
+           std::to_string(min_blocks_per_sm) + ".p" + std::to_string(prefetch_bytes >> 10) + ".d" +
+           std::to_string(first_poll_delay_ns) + ".s" + std::to_string(spin_nanoseconds) +
+           (textbook && !std::is_integral_v<T> ? ".textbook" : "");
   }
 };
 
@@ -194,6 +220,22 @@ void register_groups(const options& opt, const char* type_name) {
                     group_variant<T, 2, 2, 1200, 500>, group_variant<T, 1, 2, 1200, 500>>(opt, type_name);
 }
 
+// Around the automatic scan's shared tiles (160 bytes a thread, 128 threads
+// at 8 blocks per SM from 2^17, 256 at 4 from 2^21; L2 asked 4 MB ahead): a
+// thread's bytes must be 4k + 2 vectors of 16 (shared_tile_fits), so the
+// shapes next to 160 are 96 and 224 (h200-scan-tuning-shapes.json).
+template <class T>
+void register_shapes(const options& opt, const char* type_name) {
+  constexpr int i96 = int(96 / sizeof(T)), i160 = int(160 / sizeof(T)), i224 = int(224 / sizeof(T));
+  constexpr bool textbook = true;
+  register_variants<inclusive_scan_t, T,  //
+                    shape_variant<T, 128, i160, 8>, shape_variant<T, 128, i160, 8, 4 << 20, 1200, 500, textbook>,
+                    shape_variant<T, 128, i160, 8, 16 << 20>, shape_variant<T, 128, i224, 7>,
+                    shape_variant<T, 256, i160, 4>, shape_variant<T, 256, i160, 4, 4 << 20, 1200, 500, textbook>,
+                    shape_variant<T, 256, i160, 5>, shape_variant<T, 256, i160, 4, 2 << 20>,
+                    shape_variant<T, 256, i160, 4, 8 << 20>, shape_variant<T, 256, i96, 6>>(opt, type_name);
+}
+
 void register_tuning(const options& opt) {
   if (!opt.tuning) return;
   register_host_costs();
@@ -201,6 +243,10 @@ void register_tuning(const options& opt) {
   if (opt.wants_type("double")) register_type<double>(opt, "double");
   if (opt.wants_type("float")) register_groups<float>(opt, "float");
   if (opt.wants_type("double")) register_groups<double>(opt, "double");
+  if (opt.wants_type("int32")) register_shapes<std::int32_t>(opt, "int32");
+  if (opt.wants_type("int64")) register_shapes<std::int64_t>(opt, "int64");
+  if (opt.wants_type("float")) register_shapes<float>(opt, "float");
+  if (opt.wants_type("double")) register_shapes<double>(opt, "double");
 }
 
 }  // namespace bench

@@ -390,7 +390,9 @@ void run(InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op, cudaStream
     }
   }
   using shared_tuning = lookback_scan_shared_tuning<AccT>;
+  using wide_tuning = lookback_scan_wide_tuning<AccT>;
   if constexpr (shared_tuning::shared_tiles) {
+    if (n >= wide_tuning::min_items) return run_tuned<wide_tuning, Rule>(in, n, out, mode, op, stream);
     if (n >= shared_tuning::min_items) return run_tuned<shared_tuning, Rule>(in, n, out, mode, op, stream);
   }
   run_tuned<lookback_scan_tuning<AccT>, Rule>(in, n, out, mode, op, stream);

@@ -112,13 +112,12 @@ struct lookback_scan_tuning {
 // the threads (through the warp exchange, tile_scan.cuh), which caps the
 // registers at 65536 / (128 x blocks). H100, 2^26 items, the tile waiting
 // in the exchange slots: a float scan over a transform iterator 219 / 258 /
-// 356 us at 4 / 6 / 8 blocks (6 and 8 spill). The segmented algorithms'
-// pairs specialize it (segmented/pairs.cuh).
+// 356 us at 4 / 6 / 8 blocks (6 and 8 spill).
 template <class AccT>
 inline constexpr int register_tile_blocks = 4;
 
 // Items per thread of the shared tuning's shape: 160 bytes of 4- and 8-byte
-// values (below); the segmented pairs specialize it (segmented/pairs.cuh).
+// values (below).
 template <class AccT>
 inline constexpr int shared_tile_items = sizeof(AccT) == 4 || sizeof(AccT) == 8 ? int(160 / sizeof(AccT)) : 1;
 
@@ -150,6 +149,36 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
   // other iterators, which take this shape too so that their bits are the
   // aligned arrays'), with the blocks per SM of register_tile_blocks below.
   static constexpr int register_tile_blocks_per_sm = register_tile_blocks<AccT>;
+};
+
+// From 2^21 items the shared tiles take 256 threads (the same 160 bytes a
+// thread, 4 blocks per SM): half as many tiles, so half the look-backs and,
+// under the reproducible rule, half the group words polled per item. H200,
+// inclusive sum, time against the 128-thread shape in the same call (three
+// rounds, h200-scan-tuning-shapes.json), 2^21..2^28, sm_90 / compute_80
+// builds: int32 0.95-1.00 / 0.97-1.01, float 0.92-1.01 / 0.92-1.01, int64
+// 0.98-1.01 / 0.96-1.00, double 0.95-1.01 / 0.92-0.97 (the reproducible
+// rule's cost over the textbook's for double 1.01-1.03 from 2^24, against
+// 1.04-1.05 at 128); at 2^18 1.06-1.17x for int32, float and int64, so
+// smaller inputs keep 128 threads. Against the 128-thread shape in the same
+// runs, 2^21..2^28: 256 threads at 5 blocks per SM (51 registers) 0.97-1.34x,
+// 256 x 96 bytes at 6 / 8 blocks 0.92-1.29x / 1.07-1.81x, 128 x 224 bytes at
+// 7 blocks 0.88-1.06x (float on sm_90 3% faster, compute_80 2-4% slower);
+// L2 asked 2 or 8 MB ahead rather than 4 within 0.04 either way, 16 MB ahead
+// up to 1.30x; the first poll after 800 ns with 250 ns spins 0.96-1.04x,
+// after 1600 ns 0.96-1.02x. The whole automatic scan against the binary
+// before it, three rounds (h200-scan-wide-tiles.json): from 2^24, time
+// against CUB's 0.93-1.02x on sm_90 (double 0.93-0.97x), 0.91-1.01x as
+// compute_80. Not measured: an A100 (164 KB of shared memory an SM) holds
+// 3 of these blocks (42 KB each) where it holds 7 of the 128-thread ones.
+template <class AccT>
+struct lookback_scan_wide_tuning : lookback_scan_shared_tuning<AccT> {
+  static constexpr int block_threads = 256;
+  static constexpr int min_blocks_per_sm = 4;
+  // Register tiles of this shape (misaligned arrays, other iterators) keep
+  // the 128-thread shape's threads and registers per SM.
+  static constexpr int register_tile_blocks_per_sm = register_tile_blocks<AccT> / 2;
+  static constexpr long long min_items = 1 << 21;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:

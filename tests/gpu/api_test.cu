@@ -728,12 +728,12 @@ TEST_F(Api, LookbackRecomputedAggregatesAreExact) {
 }
 
 // Tiles kept in shared memory (4- and 8-byte values, 16-byte aligned arrays, N from
-// the shared tuning's threshold on): last tiles of every length the bulk
+// the shape's threshold on): last tiles of every length the bulk
 // copies split differently (whole 16-byte units, then 1..3 values, or none),
 // in and out of place; and misaligned arrays, which take register tiles.
-template <class T, class Op>
+template <class T, class Op, template <class> class Shape = cascade::detail::lookback_scan_shared_tuning>
 void check_shared_tiles(std::uint64_t seed) {
-  using tuning = cascade::detail::lookback_scan_shared_tuning<T>;
+  using tuning = Shape<T>;
   const std::int64_t tile = std::int64_t(tuning::block_threads) * tuning::items_per_thread;
   const std::int64_t whole = (tuning::min_items + tile - 1) / tile * tile;
   for (std::int64_t n : {whole, whole + 1, whole + 3, whole + 4, whole + 5, whole + tile - 1, 7 * whole + 2}) {
@@ -759,6 +759,20 @@ TEST_F(Api, SharedMemoryTilesAtEveryTailLength) {
   check_shared_tiles<std::int64_t, plus>(121);
   check_shared_tiles<double, plus>(131);
   check_shared_tiles<affine, compose>(141);
+}
+// The 256-thread shape, from 2^21 items: first the shape itself at a few
+// tiles, both rules, every placement (sizes the sanitizers can run), then
+// through the public calls where CASCADE_TEST_MAX_SIZE allows.
+TEST_F(Api, WideSharedMemoryTilesAtEveryTailLength) {
+  using cascade::detail::lookback_scan_wide_tuning;
+  check_lookback_scan<lookback_scan_wide_tuning<int>, int>(3 * 256 * 40 + 5, plus{}, 191);
+  check_lookback_scan<lookback_scan_wide_tuning<std::int64_t>, std::int64_t>(4 * 256 * 20 - 1, plus{}, 192);
+  const char* cap = std::getenv("CASCADE_TEST_MAX_SIZE");
+  if (cap != nullptr && std::atoll(cap) < lookback_scan_wide_tuning<int>::min_items) return;
+  check_shared_tiles<int, plus, lookback_scan_wide_tuning>(151);
+  check_shared_tiles<float, maximum, lookback_scan_wide_tuning>(161);
+  check_shared_tiles<std::int64_t, plus, lookback_scan_wide_tuning>(171);
+  check_shared_tiles<double, plus, lookback_scan_wide_tuning>(181);
 }
 
 // ------------------------------------------------------ beyond 2^31 ---------

@@ -198,12 +198,15 @@ void check_schedules_and_places(std::int64_t n, scan_kind kind, std::uint64_t se
 
 TEST_F(ReproducibleScan, SchedulesAndTilePlacesDoNotChangeTheBits) {
   using namespace cascade::detail;
-  // Shared-tile shapes (from 2^17 on) and the register shape between the small one's and theirs.
-  check_schedules_and_places<float, lookback_scan_shared_tuning<float>>((1 << 22) + 3, scan_kind::inclusive, 2001);
-  check_schedules_and_places<float, lookback_scan_shared_tuning<float>>((1 << 22) + 3, scan_kind::exclusive, 2002);
-  check_schedules_and_places<double, lookback_scan_shared_tuning<double>>((1 << 21) + 9, scan_kind::inclusive, 2003);
-  check_schedules_and_places<double, lookback_scan_shared_tuning<double>>((1 << 21) + 9, scan_kind::inclusive_init,
-                                                                          2004);
+  // Shared-tile shapes (128 threads from 2^17 on, 256 from 2^21) and the
+  // register shape between the small one's and theirs.
+  check_schedules_and_places<float, lookback_scan_wide_tuning<float>>((1 << 22) + 3, scan_kind::inclusive, 2001);
+  check_schedules_and_places<float, lookback_scan_wide_tuning<float>>((1 << 22) + 3, scan_kind::exclusive, 2002);
+  check_schedules_and_places<double, lookback_scan_wide_tuning<double>>((1 << 21) + 9, scan_kind::inclusive, 2003);
+  check_schedules_and_places<double, lookback_scan_wide_tuning<double>>((1 << 21) + 9, scan_kind::inclusive_init,
+                                                                        2004);
+  check_schedules_and_places<float, lookback_scan_shared_tuning<float>>((1 << 20) + 3, scan_kind::inclusive, 2007);
+  check_schedules_and_places<double, lookback_scan_shared_tuning<double>>((1 << 19) + 9, scan_kind::exclusive, 2008);
   check_schedules_and_places<float, lookback_scan_tuning<float>>(100003, scan_kind::inclusive, 2005);
   check_schedules_and_places<double, lookback_scan_tuning<double>>(100003, scan_kind::exclusive, 2006);
 }
