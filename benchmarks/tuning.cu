@@ -10,6 +10,8 @@
 //   inclusive_scan/tune.shape.t<threads>.i<items>.m<min blocks>.p<prefetch KB>.d<first poll ns>.s<poll spacing ns>
 //                 [.textbook]/<type>/<n>
 //                 (the automatic scan's shared tiles from 2^17, all four types, its rule for the type)
+//   inclusive_scan/tune.small.t<threads>.i<items>.m<min blocks>/<type>/<n>
+//                 (the register tiles of inputs up to 2^16, int64 and double, the automatic scan's rule)
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -94,6 +96,20 @@ struct shape_variant : cascade::detail::lookback_scan_shared_tuning<T> {
            std::to_string(min_blocks_per_sm) + ".p" + std::to_string(prefetch_bytes >> 10) + ".d" +
            std::to_string(first_poll_delay_ns) + ".s" + std::to_string(spin_nanoseconds) +
            (textbook && !std::is_integral_v<T> ? ".textbook" : "");
+  }
+};
+
+// The register tiles of small inputs (up to 2^16 values) under another
+// shape, with the automatic scan's rule for T.
+template <class T, int Threads, int Items, int MinBlocks>
+struct small_variant : cascade::detail::lookback_scan_small_tuning<T> {
+  static constexpr int block_threads = Threads;
+  static constexpr int items_per_thread = Items;
+  static constexpr int min_blocks_per_sm = MinBlocks;
+  static constexpr bool textbook = std::is_integral_v<T>;
+  static std::string name() {
+    return "tune.small.t" + std::to_string(block_threads) + ".i" + std::to_string(items_per_thread) + ".m" +
+           std::to_string(min_blocks_per_sm);
   }
 };
 
@@ -226,14 +242,26 @@ void register_groups(const options& opt, const char* type_name) {
 // shapes next to 160 are 96 and 224 (h200-scan-tuning-shapes.json).
 template <class T>
 void register_shapes(const options& opt, const char* type_name) {
+  // (The L2 prefetch 2, 8 and 16 MB ahead, pacing and 256 x 96 at 8 blocks
+  // were measured with these: h200-scan-tuning-shapes.json.)
   constexpr int i96 = int(96 / sizeof(T)), i160 = int(160 / sizeof(T)), i224 = int(224 / sizeof(T));
   constexpr bool textbook = true;
   register_variants<inclusive_scan_t, T,  //
                     shape_variant<T, 128, i160, 8>, shape_variant<T, 128, i160, 8, 4 << 20, 1200, 500, textbook>,
-                    shape_variant<T, 128, i160, 8, 16 << 20>, shape_variant<T, 128, i224, 7>,
-                    shape_variant<T, 256, i160, 4>, shape_variant<T, 256, i160, 4, 4 << 20, 1200, 500, textbook>,
-                    shape_variant<T, 256, i160, 5>, shape_variant<T, 256, i160, 4, 2 << 20>,
-                    shape_variant<T, 256, i160, 4, 8 << 20>, shape_variant<T, 256, i96, 6>>(opt, type_name);
+                    shape_variant<T, 128, i224, 7>, shape_variant<T, 256, i160, 4>,
+                    shape_variant<T, 256, i160, 4, 4 << 20, 1200, 500, textbook>, shape_variant<T, 256, i160, 5>,
+                    shape_variant<T, 256, i96, 6>>(opt, type_name);
+}
+
+// Around the small inputs' register tiles (128 x 8, 8 blocks per SM for
+// 4-byte values and 5 for 8-byte): fewer items a thread, more or fewer
+// threads, the same bytes in fewer tiles.
+template <class T>
+void register_small(const options& opt, const char* type_name) {
+  constexpr int m = cascade::detail::lookback_scan_small_tuning<T>::min_blocks_per_sm;
+  register_variants<inclusive_scan_t, T,  //
+                    small_variant<T, 128, 8, m>, small_variant<T, 128, 4, m>, small_variant<T, 128, 16, m>,
+                    small_variant<T, 64, 8, 10>, small_variant<T, 256, 4, 4>>(opt, type_name);
 }
 
 void register_tuning(const options& opt) {
@@ -247,6 +275,8 @@ void register_tuning(const options& opt) {
   if (opt.wants_type("int64")) register_shapes<std::int64_t>(opt, "int64");
   if (opt.wants_type("float")) register_shapes<float>(opt, "float");
   if (opt.wants_type("double")) register_shapes<double>(opt, "double");
+  if (opt.wants_type("int64")) register_small<std::int64_t>(opt, "int64");
+  if (opt.wants_type("double")) register_small<double>(opt, "double");
 }
 
 }  // namespace bench

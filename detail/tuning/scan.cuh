@@ -187,6 +187,10 @@ struct lookback_scan_wide_tuning : lookback_scan_shared_tuning<AccT> {
 // against CUB in one run, 128 x 24 -> 128 x 8: int32 2^10 0.63 -> 0.51,
 // 2^12 0.65 -> 0.62, 2^14 0.64 -> 0.61, 2^16 0.66 -> 0.64; double 2^10
 // 0.67 -> 0.51, 2^12 0.75 -> 0.62, 2^14 0.75 -> 0.65, 2^16 0.70 -> 0.65.
+// H200, int64 and double at 2^12..2^17, five rounds (--tuning, tune.small,
+// h200-scan-tuning-small.json): 128 x 4, 128 x 16, 64 x 8 (10 blocks) and
+// 256 x 4 (4 blocks) were none better than 128 x 8 beyond the runs' spread
+// (time against CUB 0.48-0.71 for all; 128 x 8 0.50-0.60 to 2^16).
 template <class AccT>
 struct lookback_scan_small_tuning : lookback_scan_tuning<AccT> {
   static constexpr int items_per_thread = 8;
