@@ -156,12 +156,12 @@ struct lookback_scan_shared_tuning : lookback_scan_tuning<AccT> {
 // under the reproducible rule, half the group words polled per item. H200,
 // inclusive sum, time against the 128-thread shape in the same call (three
 // rounds, h200-scan-tuning-shapes.json), 2^21..2^28, sm_90 / compute_80
-// builds: int32 0.95-1.00 / 0.97-1.01, float 0.92-1.01 / 0.92-1.01, int64
+// builds: int32 0.95-0.99 / 0.97-1.01, float 0.92-1.01 / 0.92-1.01, int64
 // 0.98-1.01 / 0.96-1.00, double 0.95-1.01 / 0.92-0.97 (the reproducible
 // rule's cost over the textbook's for double 1.01-1.03 from 2^24, against
 // 1.04-1.05 at 128); at 2^18 1.06-1.17x for int32, float and int64, so
 // smaller inputs keep 128 threads. Against the 128-thread shape in the same
-// runs, 2^21..2^28: 256 threads at 5 blocks per SM (51 registers) 0.97-1.34x,
+// runs, 2^21..2^28: 256 threads at 5 blocks per SM (48 registers, spilling) 0.97-1.34x,
 // 256 x 96 bytes at 6 / 8 blocks 0.92-1.29x / 1.07-1.81x, 128 x 224 bytes at
 // 7 blocks 0.88-1.06x (float on sm_90 3% faster, compute_80 2-4% slower);
 // L2 asked 2 or 8 MB ahead rather than 4 within 0.04 either way, 16 MB ahead
