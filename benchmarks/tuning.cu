@@ -136,8 +136,16 @@ struct variant_runner {
     return [io] {
       namespace lookback = cascade::detail::decoupled_lookback;
       using rule = std::conditional_t<tunes_textbook<Tuning>::value, lookback::nearest_prefix, lookback::group_prefix>;
-      lookback::run_tuned<Tuning, rule>(io.in, io.n, io.out, cascade::detail::scan_mode<T>{T{}, false, false},
-                                        ::cuda::std::plus<>{}, io.stream);
+      const cascade::detail::scan_mode<T> mode{T{}, false, false};
+      if constexpr (lookback::shared_tiles_v<Tuning, const T*, T*, T>) {
+        // The benchmark's arrays are aligned: the shared-tile kernel alone,
+        // so that its register twin (run_tuned's other path) is not compiled.
+        constexpr std::int64_t tile = std::int64_t(Tuning::block_threads) * Tuning::items_per_thread;
+        lookback::launch_tiles<Tuning, rule, true>(io.in, io.n, io.out, (io.n + tile - 1) / tile, mode,
+                                                   ::cuda::std::plus<>{}, io.stream);
+      } else {
+        lookback::run_tuned<Tuning, rule>(io.in, io.n, io.out, mode, ::cuda::std::plus<>{}, io.stream);
+      }
     };
   }
 };
