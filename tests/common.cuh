@@ -167,19 +167,23 @@ class gpu_test : public ::testing::Test {
   }
 };
 
-// Sizes that probe every boundary: empty, single, warp edges, the type's tile
-// edges, primes, powers of two +-1, and one larger than 2^24. The variable
-// CASCADE_TEST_MAX_SIZE caps them (the sanitizers run ~100x slower).
-inline std::vector<std::int64_t> boundary_sizes(std::int64_t tile) {
-  std::vector<std::int64_t> all = {0, 1, 2, 31, 32, 33, 127, 1021, tile - 1, tile, tile + 1, 2 * tile + 1,
-                                   65535, 65537, 100003, (1 << 20) - 1, (1 << 20) + 1, (1 << 24) + 7};
+// The variable CASCADE_TEST_MAX_SIZE caps the sizes tests use (the
+// sanitizers run ~100x slower): the cap, and a list of sizes capped.
+inline std::int64_t max_test_size() {
   const char* cap = std::getenv("CASCADE_TEST_MAX_SIZE");
-  const std::int64_t max = cap ? std::atoll(cap) : std::numeric_limits<std::int64_t>::max();
-  std::vector<std::int64_t> sizes;
-  for (std::int64_t n : all) {
-    if (n <= max) sizes.push_back(n);
-  }
+  return cap ? std::atoll(cap) : std::numeric_limits<std::int64_t>::max();
+}
+inline std::vector<std::int64_t> capped(std::vector<std::int64_t> sizes) {
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [max = max_test_size()](std::int64_t n) { return n > max; }),
+              sizes.end());
   return sizes;
+}
+
+// Sizes that probe every boundary: empty, single, warp edges, the type's tile
+// edges, primes, powers of two +-1, and one larger than 2^24; capped.
+inline std::vector<std::int64_t> boundary_sizes(std::int64_t tile) {
+  return capped({0, 1, 2, 31, 32, 33, 127, 1021, tile - 1, tile, tile + 1, 2 * tile + 1, 65535, 65537, 100003,
+                 (1 << 20) - 1, (1 << 20) + 1, (1 << 24) + 7});
 }
 
 }  // namespace cascade_test

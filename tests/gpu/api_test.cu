@@ -767,8 +767,7 @@ TEST_F(Api, WideSharedMemoryTilesAtEveryTailLength) {
   using cascade::detail::lookback_scan_wide_tuning;
   check_lookback_scan<lookback_scan_wide_tuning<int>, int>(3 * 256 * 40 + 5, plus{}, 191);
   check_lookback_scan<lookback_scan_wide_tuning<std::int64_t>, std::int64_t>(4 * 256 * 20 - 1, plus{}, 192);
-  const char* cap = std::getenv("CASCADE_TEST_MAX_SIZE");
-  if (cap != nullptr && std::atoll(cap) < lookback_scan_wide_tuning<int>::min_items) return;
+  if (max_test_size() < lookback_scan_wide_tuning<int>::min_items) return;
   check_shared_tiles<int, plus, lookback_scan_wide_tuning>(151);
   check_shared_tiles<float, maximum, lookback_scan_wide_tuning>(161);
   check_shared_tiles<std::int64_t, plus, lookback_scan_wide_tuning>(171);

@@ -39,13 +39,7 @@ struct stream_guard {
   ~stream_guard() { (void)cudaStreamDestroy(s); }
 };
 
-// Capped by CASCADE_TEST_MAX_SIZE, as boundary_sizes() (for the sanitizers).
-std::vector<std::int64_t> capped(std::vector<std::int64_t> sizes) {
-  const char* cap = std::getenv("CASCADE_TEST_MAX_SIZE");
-  if (cap) sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [max = std::atoll(cap)](std::int64_t n) { return n > max; }),
-                       sizes.end());
-  return sizes;
-}
+// Capped by CASCADE_TEST_MAX_SIZE (common.cuh), for the sanitizers.
 const std::vector<std::int64_t> kSizes = capped({1, 2, 3, 31, 33, 1021, 4097, 65537, 100003, (1 << 20) + 1, (1 << 24) + 7});
 
 // x[i] * y[i] read through a counting iterator: the reference's own path.
