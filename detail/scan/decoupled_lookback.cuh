@@ -6,7 +6,8 @@
 // and its first warp finds the tile's prefix from its predecessors' status
 // words, by a prefix rule; the tile then writes its outputs. Rules:
 // - nearest_prefix (here, the named strategy decoupled_lookback, the
-//   textbook, and the automatic scan of integral values): look back over
+//   textbook, and mostly the automatic scan of integral values, see
+//   exact_prefix): look back over
 //   windows of 32 predecessors, combining their
 //   aggregates in order until one has published its inclusive prefix, then
 //   publish the tile's own. Which prefix a tile meets depends on timing, so

@@ -290,6 +290,39 @@ struct group_prefix {
   }
 };
 
+// The automatic scan's rule for integral accumulators: an associative
+// operator gives the same integers under every association, so both rules'
+// bits are right, and each path takes the cheaper. The textbook's, except on
+// the portable path (no bulk copies) from Tuning::portable_group_rule_items
+// items, where the reproducible rule measured faster (tuning/scan.cuh). The
+// choice is made in the kernel (the architecture when it is compiled, the
+// grid when it runs), so the status holds the reproducible rule's words, the
+// textbook's being the first of them.
+struct exact_prefix {
+  static constexpr offset_t status_words(offset_t tiles) { return group_prefix::status_words(tiles); }
+  template <class Tuning>
+  static constexpr offset_t single_block_tiles = nearest_prefix::single_block_tiles<Tuning>;
+
+  template <class Tuning>
+  __device__ static bool by_groups() {
+    NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90, (return false;), (
+      constexpr long long items = Tuning::portable_group_rule_items;
+      constexpr long long tile_items = static_cast<long long>(Tuning::block_threads) * Tuning::items_per_thread;
+      return items > 0 && gridDim.x >= (items + tile_items - 1) / tile_items;
+    ))
+  }
+
+  template <class Tuning, class Status, class AccT, class Op, class Recompute>
+  __device__ static maybe<AccT> exclusive_prefix(const Status& status, offset_t tile, const AccT& aggregate,
+                                                 bool absorbing, const maybe<AccT>& init, Op op,
+                                                 Recompute aggregate_of) {
+    if (by_groups<Tuning>()) {
+      return group_prefix::exclusive_prefix<Tuning>(status, tile, aggregate, absorbing, init, op, aggregate_of);
+    }
+    return nearest_prefix::exclusive_prefix<Tuning>(status, tile, aggregate, absorbing, init, op, aggregate_of);
+  }
+};
+
 }  // namespace cascade::detail::decoupled_lookback
 
 namespace cascade::detail {
@@ -305,18 +338,18 @@ struct scan_algorithm<strategy::reproducible_lookback_t> {
 };
 
 // The automatic scan: the reproducible rule (group_prefix), except for
-// integral accumulators. An associative operator on integers gives the same
-// integers under every association, so their bits are fixed under either
-// rule, and the textbook one is cheaper (H100, inclusive sum, reproducible
-// / textbook time: int64 1.07-1.08x at 2^24..2^30, int32 1.01-1.09x; float
-// 1.01-1.02x and double 1.04-1.07x from 2^24, up to 1.18x at 2^20).
+// integral accumulators, whose bits are fixed under either rule: they take
+// the cheaper (exact_prefix), mostly the textbook's (H100, inclusive sum,
+// reproducible / textbook time: int64 1.07-1.08x at 2^24..2^30, int32
+// 1.01-1.09x; float 1.01-1.02x and double 1.04-1.07x from 2^24, up to 1.18x
+// at 2^20).
 template <>
 struct scan_algorithm<strategy::automatic_t> {
   template <class InIt, class OutIt, class AccT, class Op>
   static void run(strategy::automatic_t, InIt in, offset_t n, OutIt out, scan_mode<AccT> mode, Op op,
                   cudaStream_t stream) {
     if constexpr (::cuda::std::is_integral_v<AccT>) {
-      decoupled_lookback::run<decoupled_lookback::nearest_prefix>(in, n, out, mode, op, stream);
+      decoupled_lookback::run<decoupled_lookback::exact_prefix>(in, n, out, mode, op, stream);
     } else {
       decoupled_lookback::run<decoupled_lookback::group_prefix>(in, n, out, mode, op, stream);
     }

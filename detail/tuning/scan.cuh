@@ -83,6 +83,11 @@ struct lookback_scan_tuning {
   // a 1 KB value unrolled took ptxas an hour and 13 GB.
   static constexpr int group_window = 1;
   static constexpr int group_batch = sizeof(AccT) <= 16 ? 4 : 1;
+  // Integral accumulators (any association gives the same bits) take the
+  // textbook rule, except on the portable path (no bulk copies) from this
+  // many items (0: never), where the reproducible rule measured faster (see
+  // the wide shape below; exact_prefix in reproducible_lookback.cuh).
+  static constexpr long long portable_group_rule_items = 0;
   // Polls of a silent predecessor before the warp reduces its tile itself
   // (the progress guarantee; see decoupled_lookback.cuh). A running
   // predecessor publishes within a few microseconds of starting; about 30 us
@@ -179,6 +184,15 @@ struct lookback_scan_wide_tuning : lookback_scan_shared_tuning<AccT> {
   // the 128-thread shape's threads and registers per SM.
   static constexpr int register_tile_blocks_per_sm = register_tile_blocks<AccT> / 2;
   static constexpr long long min_items = 1 << 21;
+  // 4-byte integers on the portable path take the reproducible rule from
+  // 2^24 items. H200, int32 inclusive / exclusive sum, the strategy
+  // reproducible_lookback's time over the textbook rule's in the same call
+  // (three rounds, h200-scan-rules.json), compute_80 build: 2^21 1.04 /
+  // 1.05, 2^22 1.09 / 1.06, 2^23 0.99 / 0.99, 2^24 0.99 / 1.00, 2^25 0.95 /
+  // 0.96, 2^26 0.97 / 0.95, 2^27 0.93 / 0.95, 2^28 0.94 / 0.94 (82-83% of
+  // the copy limit -> 88-89%); the sm_90 build 0.99-1.01 from 2^24 (it keeps
+  // the textbook rule); int64 1.03-1.06 on both.
+  static constexpr long long portable_group_rule_items = sizeof(AccT) == 4 ? 1 << 24 : 0;
 };
 
 // Inputs of up to `max_items` values of at most 8 bytes take 128 x 8 tiles:

@@ -651,8 +651,10 @@ TEST_F(Api, IdenticalCallsAndChangingChunkCounts) {
 // must still be inputs (decoupled_lookback.cuh says why they are). In place
 // also through a transform iterator over the output, whose base the engine
 // compares (as it compares a segmented scan's values with its output). Both
-// prefix rules: the textbook's (the automatic scan of integers) and the
-// reproducible one (of the rest).
+// prefix rules, the textbook's and the reproducible one (the automatic scan
+// of non-integral values), and for integers the automatic scan's, either of
+// the two by architecture and grid (the progress tunings take its
+// reproducible branch on the portable path, the textbook's on sm_90).
 struct same_value {
   template <class T>
   __host__ __device__ T operator()(const T& x) const { return x; }
@@ -698,8 +700,14 @@ void check_lookback_scan(std::size_t n, Op op, std::uint64_t seed) {
     SCOPED_TRACE("textbook rule");
     check_lookback_rule<Tuning, lookback::nearest_prefix>(h, d, op);
   }
-  SCOPED_TRACE("reproducible rule");
-  check_lookback_rule<Tuning, lookback::group_prefix>(h, d, op);
+  {
+    SCOPED_TRACE("reproducible rule");
+    check_lookback_rule<Tuning, lookback::group_prefix>(h, d, op);
+  }
+  if constexpr (std::is_integral_v<T>) {
+    SCOPED_TRACE("the automatic scan's rule of integers");
+    check_lookback_rule<Tuning, lookback::exact_prefix>(h, d, op);
+  }
 }
 
 // Block b scans the last tile but b: the blocks the hardware starts first

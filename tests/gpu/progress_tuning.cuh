@@ -18,6 +18,9 @@ struct small_tile_tuning : cascade::detail::lookback_scan_tuning<AccT> {
   static constexpr int polls_before_fallback = Polls;
   static constexpr bool reversed_tiles = Reversed;
   static constexpr bool shared_tiles = Shared;
+  // The automatic scan's rule of integers (exact_prefix) groups at every grid
+  // on the portable path, so that its branch there meets these schedules.
+  static constexpr long long portable_group_rule_items = 1;
 };
 // Two items per thread, in registers.
 template <class AccT, bool Reversed, int Polls>
