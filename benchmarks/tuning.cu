@@ -12,8 +12,6 @@
 //                 (the automatic scan's shared tiles from 2^17, all four types, its rule for the type)
 //   inclusive_scan/tune.small.t<threads>.i<items>.m<min blocks>/<type>/<n>
 //                 (the register tiles of inputs up to 2^16, int64 and double, the automatic scan's rule)
-//   inclusive_scan/tune.pace.t<threads>.g<paced grid>.d<first poll ns>.s<poll spacing ns>[.textbook]/<type>/<n>
-//                 (float and double: the reproducible rule's pacing on grids below 500 tiles)
 
 #include "harness.cuh"
 #include "runners.cuh"
@@ -263,35 +261,6 @@ void register_shapes(const options& opt, const char* type_name) {
                     shape_variant<T, 256, i96, 6>>(opt, type_name);
 }
 
-// The reproducible rule on grids below paced_grid (500 tiles: 2^17..2^22 of
-// 4- and 8-byte values), which poll at once and without back-off: paced
-// there too, or with a back-off alone, on the automatic scan's shared tiles
-// of 128 and 256 threads; Textbook: the same shape under the textbook rule.
-template <class Shape, unsigned PacedGrid, unsigned FirstPoll, unsigned Spin, bool Textbook = false>
-struct pace_variant : Shape {
-  static constexpr unsigned paced_grid = PacedGrid;
-  static constexpr unsigned first_poll_delay_ns = FirstPoll;
-  static constexpr unsigned spin_nanoseconds = Spin;
-  static constexpr bool textbook = Textbook;
-  static std::string name() {
-    return "tune.pace.t" + std::to_string(Shape::block_threads) + ".g" + std::to_string(paced_grid) + ".d" +
-           std::to_string(first_poll_delay_ns) + ".s" + std::to_string(spin_nanoseconds) +
-           (textbook ? ".textbook" : "");
-  }
-};
-template <class T, template <class> class Shape>
-void register_pacing_of(const options& opt, const char* type_name) {
-  register_variants<inclusive_scan_t, T,  //
-                    pace_variant<Shape<T>, 500, 1200, 500, true>, pace_variant<Shape<T>, 500, 1200, 500>,
-                    pace_variant<Shape<T>, 0, 1200, 500>, pace_variant<Shape<T>, 0, 400, 100>,
-                    pace_variant<Shape<T>, 0, 0, 100>, pace_variant<Shape<T>, 0, 0, 250>>(opt, type_name);
-}
-template <class T>
-void register_pacing(const options& opt, const char* type_name) {
-  register_pacing_of<T, cascade::detail::lookback_scan_shared_tuning>(opt, type_name);
-  register_pacing_of<T, cascade::detail::lookback_scan_wide_tuning>(opt, type_name);
-}
-
 // Around the small inputs' register tiles (128 x 8, 8 blocks per SM for
 // 4-byte values and 5 for 8-byte): fewer items a thread, more or fewer
 // threads, the same bytes in fewer tiles.
@@ -316,8 +285,6 @@ void register_tuning(const options& opt) {
   if (opt.wants_type("double")) register_shapes<double>(opt, "double");
   if (opt.wants_type("int64")) register_small<std::int64_t>(opt, "int64");
   if (opt.wants_type("double")) register_small<double>(opt, "double");
-  if (opt.wants_type("float")) register_pacing<float>(opt, "float");
-  if (opt.wants_type("double")) register_pacing<double>(opt, "double");
 }
 
 }  // namespace bench
