@@ -99,20 +99,6 @@ struct shape_variant : cascade::detail::lookback_scan_shared_tuning<T> {
   }
 };
 
-// The same shape with its bulk copies hinting L2 to drop their lines first
-// (.ef), or as resident blocks scanning tiles in turn with the next tile's
-// copy in flight (.db; two buffers, so 128 threads within the 48 KB of
-// static shared memory).
-template <class T, int Threads, int MinBlocks, bool DoubleBuffered, bool EvictFirst>
-struct copies_variant : shape_variant<T, Threads, int(160 / sizeof(T)), MinBlocks> {
-  static constexpr bool double_buffered = DoubleBuffered;
-  static constexpr bool evict_first = EvictFirst;
-  static std::string name() {
-    return shape_variant<T, Threads, int(160 / sizeof(T)), MinBlocks>::name() + (DoubleBuffered ? ".db" : "") +
-           (EvictFirst ? ".ef" : "");
-  }
-};
-
 // The register tiles of small inputs (up to 2^16 values) under another
 // shape, with the automatic scan's rule for T.
 template <class T, int Threads, int Items, int MinBlocks>
@@ -151,11 +137,7 @@ struct variant_runner {
       namespace lookback = cascade::detail::decoupled_lookback;
       using rule = std::conditional_t<tunes_textbook<Tuning>::value, lookback::nearest_prefix, lookback::group_prefix>;
       const cascade::detail::scan_mode<T> mode{T{}, false, false};
-      if constexpr (Tuning::double_buffered) {
-        constexpr std::int64_t tile = std::int64_t(Tuning::block_threads) * Tuning::items_per_thread;
-        lookback::launch_double_buffered<Tuning, rule>(io.in, io.n, io.out, (io.n + tile - 1) / tile, mode,
-                                                       ::cuda::std::plus<>{}, io.stream);
-      } else if constexpr (lookback::shared_tiles_v<Tuning, const T*, T*, T>) {
+      if constexpr (lookback::shared_tiles_v<Tuning, const T*, T*, T>) {
         // The benchmark's arrays are aligned: the shared-tile kernel alone,
         // so that its register twin (run_tuned's other path) is not compiled.
         constexpr std::int64_t tile = std::int64_t(Tuning::block_threads) * Tuning::items_per_thread;
@@ -279,15 +261,6 @@ void register_shapes(const options& opt, const char* type_name) {
                     shape_variant<T, 256, i96, 6>>(opt, type_name);
 }
 
-// The shared tiles' copies: L2 hints, and two tiles in flight a block
-// (beside register_shapes' 256 x 160 bytes at 4 blocks and 128 x 160 at 8).
-template <class T>
-void register_copies(const options& opt, const char* type_name) {
-  register_variants<inclusive_scan_t, T,  //
-                    copies_variant<T, 256, 4, false, true>, copies_variant<T, 128, 5, true, false>,
-                    copies_variant<T, 128, 5, true, true>>(opt, type_name);
-}
-
 // Around the small inputs' register tiles (128 x 8, 8 blocks per SM for
 // 4-byte values and 5 for 8-byte): fewer items a thread, more or fewer
 // threads, the same bytes in fewer tiles.
@@ -310,10 +283,6 @@ void register_tuning(const options& opt) {
   if (opt.wants_type("int64")) register_shapes<std::int64_t>(opt, "int64");
   if (opt.wants_type("float")) register_shapes<float>(opt, "float");
   if (opt.wants_type("double")) register_shapes<double>(opt, "double");
-  if (opt.wants_type("int32")) register_copies<std::int32_t>(opt, "int32");
-  if (opt.wants_type("int64")) register_copies<std::int64_t>(opt, "int64");
-  if (opt.wants_type("float")) register_copies<float>(opt, "float");
-  if (opt.wants_type("double")) register_copies<double>(opt, "double");
   if (opt.wants_type("int64")) register_small<std::int64_t>(opt, "int64");
   if (opt.wants_type("double")) register_small<double>(opt, "double");
 }

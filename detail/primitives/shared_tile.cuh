@@ -49,27 +49,13 @@ struct shared_tile {
   // copies its share of them (copy_in). Every thread (load_rest) then reads
   // the few values after those, and writes the fillers. The caller makes
   // all of it visible to the block (__syncthreads) before wait_loaded.
-  __device__ void start_load(const T* from, int count, bool evict_first = false) {
+  __device__ void start_load(const T* from, int count) {
+    const unsigned bytes = bulk_bytes(count);
     ::cuda::ptx::mbarrier_init(&landed, 1);
     ::cuda::ptx::fence_mbarrier_init(::cuda::ptx::sem_release, ::cuda::ptx::scope_cluster);
-    load_again(from, count, evict_first);
-  }
-  // The same into a tile whose barrier start_load set up before, once the
-  // load before has landed and the block is done with its items (the
-  // barrier's next phase: wait_loaded(parity) alternates 0, 1, 0, ...).
-  // evict_first: L2 may drop the lines first (read once).
-  __device__ void load_again(const T* from, int count, bool evict_first = false) {
-    const unsigned bytes = bulk_bytes(count);
     ::cuda::ptx::mbarrier_arrive_expect_tx(::cuda::ptx::sem_release, ::cuda::ptx::scope_cta, ::cuda::ptx::space_shared,
                                            &landed, bytes);
-    if (bytes == 0) return;
-    if (evict_first) {
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
-              static_cast<unsigned>(__cvta_generic_to_shared(&items[0]))),
-          "l"(from), "r"(bytes), "r"(static_cast<unsigned>(__cvta_generic_to_shared(&landed))), "l"(evict_first_policy())
-          : "memory");
-    } else {
+    if (bytes > 0) {
       ::cuda::ptx::cp_async_bulk(::cuda::ptx::space_cluster, ::cuda::ptx::space_global, &items[0], from, bytes,
                                  &landed);
     }
@@ -96,8 +82,8 @@ struct shared_tile {
       items[i] = from[i < count ? i : 0];
     }
   }
-  __device__ void wait_loaded(unsigned parity = 0) {
-    NV_IF_TARGET(NV_PROVIDES_SM_90, (while (!::cuda::ptx::mbarrier_try_wait_parity(&landed, parity)) {}))
+  __device__ void wait_loaded() {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (while (!::cuda::ptx::mbarrier_try_wait_parity(&landed, 0)) {}))
   }
 
   // This thread's items, in order.
@@ -135,7 +121,7 @@ struct shared_tile {
   // units by a bulk copy, which it waits for until it has read shared memory
   // (which must outlive it), or before sm_90 by its lanes, and the few
   // values after them by lanes.
-  __device__ void store_warp_segment(T* to, int count, bool evict_first = false) {
+  __device__ void store_warp_segment(T* to, int count) {
     const int first = warp_id() * warp_items;
     const int valid = clamp_to(count - first, 0, warp_items);
     const unsigned bytes = bulk_bytes(valid);
@@ -144,15 +130,8 @@ struct shared_tile {
       ::cuda::ptx::fence_proxy_async(::cuda::ptx::space_shared);  // this thread's writes, to the copy engine
       __syncwarp();
       if (lane == 0 && bytes > 0) {
-        if (evict_first) {
-          asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(to + first),
-                       "r"(static_cast<unsigned>(__cvta_generic_to_shared(&items[first]))), "r"(bytes),
-                       "l"(evict_first_policy())
-                       : "memory");
-        } else {
-          ::cuda::ptx::cp_async_bulk(::cuda::ptx::space_global, ::cuda::ptx::space_shared, to + first, &items[first],
-                                     bytes);
-        }
+        ::cuda::ptx::cp_async_bulk(::cuda::ptx::space_global, ::cuda::ptx::space_shared, to + first, &items[first],
+                                   bytes);
         ::cuda::ptx::cp_async_bulk_commit_group();
       }
     ), (
@@ -170,11 +149,6 @@ struct shared_tile {
 
  private:
   static __device__ unsigned bulk_bytes(int count) { return unsigned(count * sizeof(T)) / 16 * 16; }
-  static __device__ ::cuda::std::uint64_t evict_first_policy() {
-    ::cuda::std::uint64_t policy;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    return policy;
-  }
 };
 
 }  // namespace cascade::detail

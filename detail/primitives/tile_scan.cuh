@@ -383,10 +383,9 @@ struct shared_tile_scan_storage {
 template <int BlockThreads, int Items, class AccT, class OutT, class Op, class PrefixFn>
 __device__ __forceinline__ AccT scan_shared_tile(OutT* out, int valid, const scan_mode<AccT>& mode, Op op,
                                                  shared_tile_scan_storage<BlockThreads, Items, AccT>& storage,
-                                                 PrefixFn tile_prefix, unsigned parity = 0,
-                                                 bool evict_first = false) {
+                                                 PrefixFn tile_prefix) {
   static_assert(std::is_same_v<OutT, AccT>, "bulk copies move the accumulator's bytes unchanged");
-  storage.tile.wait_loaded(parity);
+  storage.tile.wait_loaded();
   AccT items[Items];
   storage.tile.read(items);
   const block_scan_result<AccT> block = block_scan(scan_items(items, op), op, BlockThreads, storage.scan);
@@ -395,7 +394,7 @@ __device__ __forceinline__ AccT scan_shared_tile(OutT* out, int valid, const sca
   scan_items(items, op);
   apply_prefix(items, running, mode, op);
   storage.tile.write(items);
-  storage.tile.store_warp_segment(out, valid, evict_first);
+  storage.tile.store_warp_segment(out, valid);
   return block.aggregate;
 }
 

@@ -80,21 +80,6 @@ __device__ __forceinline__ bool absorbs(const Op& op, const AccT& aggregate, Fir
   else return false;
 }
 
-// The tiles of a launch: one a block, but where its blocks scan several
-// tiles in turn, whose status words say how many (counted_tiles).
-template <class Status>
-struct counted_tiles : Status {
-  offset_t count;
-};
-template <class Status>
-__device__ __forceinline__ offset_t tiles_of_launch(const Status&) {
-  return gridDim.x;
-}
-template <class Status>
-__device__ __forceinline__ offset_t tiles_of_launch(const counted_tiles<Status>& s) {
-  return s.count;
-}
-
 // The back-off between polls: none on small grids, where every wait is latency.
 template <class Tuning>
 __device__ __forceinline__ unsigned spin_nanoseconds() {
@@ -354,85 +339,18 @@ __global__ void __launch_bounds__(Tuning::block_threads, (blocks_per_sm_v<Tuning
   if constexpr (SharedTiles) {
     // run_tuned sends only 16-byte aligned arrays.
     NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90,
-                      (if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid, Tuning::evict_first);),
+                      (if (threadIdx.x == 0) storage.shared.tile.start_load(in + base, valid);),
                       (storage.shared.tile.copy_in(in + base, valid);))
     storage.shared.tile.load_rest(in + base, valid);
     prefetch_tile<Tuning, tile_items>(in, n, tile);
     __syncthreads();  // the tile's barrier is armed, its last values written
     scan_shared_tile(out + base, valid, mode, op, storage.shared,
-                     prefix_with([&] { return static_cast<AccT>(in[base]); }), 0, Tuning::evict_first);
+                     prefix_with([&] { return static_cast<AccT>(in[base]); }));
   } else {
     prefetch_tile<Tuning, tile_items>(in, n, tile);
     scan_tile<threads, items, Tuning::io>(in, out, base, valid, mode, op, storage.registers,
                                           prefix_with([&] { return static_cast<AccT>(in[base]); }));
   }
-}
-
-// (Being measured.) Resident blocks, block b scanning tiles b, b + grid,
-// ... in shared memory, two buffers: the next tile's bulk copy is in flight
-// while the block scans this one and waits for its prefix. Tiles in
-// increasing order in every block, all blocks resident: a tile waits only
-// for tiles of lower index, begun before it (and a silent one is
-// recomputed all the same).
-template <class Tuning, class Rule, class AccT, class Op>
-__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
-    double_buffered_kernel(const AccT* in, AccT* out, offset_t n, offset_t tiles, scan_mode<AccT> mode,
-                           tile_status<AccT> status, Op op) {
-  constexpr int threads = Tuning::block_threads;
-  constexpr int items = Tuning::items_per_thread;
-  constexpr offset_t tile_items = offset_t(threads) * items;
-  __shared__ shared_tile_scan_storage<threads, items, AccT> storage[2];
-  const maybe<AccT> init{mode.init, mode.has_init};
-  const counted_tiles<tile_status<AccT>> counted{status, tiles};
-  const silent_tile<threads, items, AccT, const AccT*, tile_status<AccT>, Op> recompute{in, status, op,
-                                                                                       may_overlap(in, out)};
-  offset_t tile = blockIdx.x;
-  if (tile >= tiles) return;
-  auto start = [&](int b, offset_t t, bool first) {
-    const offset_t base = t * tile_items;
-    const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-    NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90, (
-      if (threadIdx.x == 0) {
-        if (first) storage[b].tile.start_load(in + base, valid, Tuning::evict_first);
-        else storage[b].tile.load_again(in + base, valid, Tuning::evict_first);
-      }
-    ), (
-      storage[b].tile.copy_in(in + base, valid);
-    ))
-    storage[b].tile.load_rest(in + base, valid);
-  };
-  start(0, tile, true);
-  unsigned parity = 0;  // bit b: buffer b's next phase
-  for (int b = 0; tile < tiles; tile += gridDim.x, b ^= 1) {
-    const offset_t next = tile + gridDim.x;
-    if (next < tiles) start(b ^ 1, next, next < 2 * offset_t(gridDim.x));
-    prefetch_tile<Tuning, tile_items>(in, n, tile);
-    __syncthreads();  // the barriers set up, the fillers written
-    const offset_t base = tile * tile_items;
-    const int valid = static_cast<int>(min_of<offset_t>(tile_items, n - base));
-    const offset_t t = tile;
-    scan_shared_tile(
-        out + base, valid, mode, op, storage[b],
-        [&](const AccT& aggregate, auto& s) -> maybe<AccT> {
-          return block_prefix<Tuning, Rule>(counted, t, aggregate, [&] { return static_cast<AccT>(in[base]); }, init,
-                                            op, recompute, s.prefix[0]);
-        },
-        (parity >> b) & 1u, Tuning::evict_first);
-    parity ^= 1u << b;
-    __syncthreads();  // every warp's copy out of buffer b has read it: free for the tile after next
-  }
-}
-
-// Launches it: as many blocks as are resident at once, at most one a tile.
-template <class Tuning, class Rule, class AccT, class Op>
-void launch_double_buffered(const AccT* in, offset_t n, AccT* out, offset_t tiles, scan_mode<AccT> mode, Op op,
-                            cudaStream_t stream) {
-  auto* k = double_buffered_kernel<Tuning, Rule, AccT, Op>;
-  const stream_place at = place_of(stream);
-  const offset_t grid = min_of<offset_t>(tiles, resident_blocks(k, Tuning::block_threads, at.device));
-  const launch_status<AccT> status(Rule::status_words(tiles), at);
-  launch(at, k, static_cast<unsigned>(grid), Tuning::block_threads, "cascade double-buffered look-back scan kernel",
-         in, out, n, tiles, mode, status.words(), op);
 }
 
 template <class Tuning, class Rule, bool SharedTiles, class InIt, class OutIt, class AccT, class Op>

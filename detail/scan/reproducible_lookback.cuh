@@ -245,10 +245,8 @@ struct group_prefix {
     const offset_t group = tile / group_tiles;
     const int position = static_cast<int>(tile % group_tiles);
     const bool last = position == group_tiles - 1;
-    const offset_t count = tiles_of_launch(tiles);
-    using words_t = decltype(tiles.after(count));
-    const strided_words<words_t> total_words{tiles.after(count), 2 * word_stride};
-    const strided_words<words_t> prefix_words{tiles.after(count + word_stride), 2 * word_stride};
+    const strided_words<Status> total_words{tiles.after(offset_t(gridDim.x)), 2 * word_stride};
+    const strided_words<Status> prefix_words{tiles.after(offset_t(gridDim.x) + word_stride), 2 * word_stride};
     if (lane == 0) tiles.publish(tile, absorbing ? tile_absorbing : tile_aggregate, aggregate);
     if (!needed && absorbing) {
       // S_g(position) is the aggregate itself (an absorbing lane ends every

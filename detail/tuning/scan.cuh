@@ -111,11 +111,6 @@ struct lookback_scan_tuning {
   static constexpr bool reversed_tiles = false;
   // Tiles held in registers through the look-back (see the shared tuning below).
   static constexpr bool shared_tiles = false;
-  // (Being measured.) Shared tiles' bulk copies hint L2 to drop their lines
-  // first (each is read or written once); and resident blocks that scan
-  // tiles in turn, the next tile's bulk copy in flight through this one's.
-  static constexpr bool evict_first = false;
-  static constexpr bool double_buffered = false;
 };
 
 // Blocks per SM of the shared tuning's shape when its tiles are loaded by
