@@ -168,10 +168,15 @@ inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted
 // scan of 2^28 items) and up to kGraphsPerStream one-kernel graphs.
 inline constexpr std::size_t kStreamsKept = 64;
 
-// Every workspace, by (device, context, stream, thread). Never destroyed: at
-// exit nothing calls into the runtime.
+// Every workspace, by (device, context, stream, thread), the stream by its
+// id: a stream destroyed with work still queued gives its handle to the next
+// stream created, whose work runs beside that work, not after it, so two
+// kernels would share one workspace's status words (H200: a reduce on the
+// new stream and one still running on the old one both read each other's
+// partials, wrong sums). Never destroyed: at exit nothing calls into the
+// runtime.
 struct workspace_registry {
-  using key_t = std::tuple<int, std::uint64_t, cudaStream_t, std::thread::id>;
+  using key_t = std::tuple<int, std::uint64_t, unsigned long long, std::thread::id>;
   std::mutex mutex;
   std::map<key_t, std::shared_ptr<workspace>> spaces;
   struct retired_space {
@@ -253,12 +258,14 @@ inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const de
   // The legacy and per-thread default streams are one handle for many
   // threads; per-thread streams differ by thread, so the thread is part of the key.
   const bool shared_handle = stream == nullptr || stream == cudaStreamPerThread || stream == cudaStreamLegacy;
+  unsigned long long id = 0;
+  check(cudaStreamGetId(stream, &id), "cudaStreamGetId");
   using key_t = workspace_registry::key_t;
-  const key_t key{at.device, at.context, stream, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
+  const key_t key{at.device, at.context, id, shared_handle ? std::this_thread::get_id() : std::thread::id{}};
   workspace_registry& r = workspace_registry::get();
   // A thread's calls on one stream in a row find its workspace without the
   // lock, while no workspace has left the registry since.
-  thread_local key_t last_key{-1, 0, nullptr, std::thread::id{}};
+  thread_local key_t last_key{-1, 0, 0, std::thread::id{}};
   thread_local std::uint64_t last_version = 0;
   thread_local std::shared_ptr<workspace> last;
   const std::uint64_t version = r.version.load(std::memory_order_acquire);
