@@ -39,7 +39,6 @@
 #include <cascade/detail/segmented/index_iterators.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/spans.cuh>
-#include <cascade/detail/segmented/tile_ends.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -438,26 +437,10 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
   const stream_place at = place_of(stream);
   if constexpr (std::is_same_v<C, bool>) {
-    const auto scan_kernel = kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>,
-                                            no_carries>;
-    constexpr const char* what = "cascade segmented scan kernel";
-    // Numbered segments' tiles find their segment ends first where they
-    // are many (tile_ends.cuh), beside the status words.
-    if constexpr (numbered_heads_v<Heads>) {
-      using segs_t = decltype(heads.segs);
-      if (finds_tile_ends<segs_t>(tiles)) {
-        const launch_status<pair> status(rule::status_words(tiles), at, status_reuse::fresh_epoch,
-                                         tile_ends_bytes(tiles));
-        Heads found = heads;
-        found.segs = find_tile_ends<segmented_tile_items<Tuning>>(heads.segs, extent, tiles, status.scratch(), at);
-        launch_early_if(tile_ends_early, at, scan_kernel, static_cast<unsigned>(tiles), Tuning::block_threads, what, found, values,
-               extent.unreported(), outputs, status.words(), no_carries{}, op);
-        return;
-      }
-    }
     const launch_status<pair> status(rule::status_words(tiles), at);
-    launch(at, scan_kernel, static_cast<unsigned>(tiles), Tuning::block_threads, what, heads, values, extent, outputs,
-           status.words(), no_carries{}, op);
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, no_carries>,
+           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, extent,
+           outputs, status.words(), no_carries{}, op);
   } else {
     // reduce_by_key: runs that span tiles are joined by a second launch,
     // where there are enough tiles to pay for it; fewer take one launch.

@@ -27,10 +27,6 @@ struct csr_segments {
   Id segments;
   offset_t base;
   offset_t items;  // begin(segments)
-  // Where a kernel found them before the tiles' (tile_ends.cuh), each tile's
-  // record of kTileRecordSlots: the segments of its first and last items,
-  // then the begins from the first's on (kTileRecordBegins); else null.
-  const offset_t* tile_ends = nullptr;
   __device__ offset_t begin(Id j) const { return static_cast<offset_t>(offsets[j]) - base; }
   // Where a search for item i's segment starts: i's share of the items, as
   // a share of the segments (exact where the segments are of one length).
@@ -73,7 +69,6 @@ struct items_known {
   offset_t n;
   template <class Segments>
   __device__ item_range resolve(Segments&) const { return {0, n}; }
-  items_known unreported() const { return *this; }
 };
 
 // CSR offsets read by each block (the offsets forms over an array, whose
@@ -87,8 +82,6 @@ struct items_from_offsets {
   // dispatch/segmented.cuh), or none.
   offset_t* report = nullptr;
   offset_t ticket = 0;
-  // The same, for a kernel after the one that reports.
-  items_from_offsets unreported() const { return {bound}; }
   // The ends as read, reported before any check (the host checks them).
   template <class Segments>
   __device__ item_range resolve(Segments& segs) const {

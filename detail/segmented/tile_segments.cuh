@@ -15,20 +15,12 @@
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/shuffle.cuh>
 #include <cascade/detail/util/iterator.cuh>
-#include <cascade/detail/util/launch.cuh>
 #include <cascade/detail/util/math.cuh>
 #include <cascade/detail/primitives/stage_each.cuh>
 
 #include <cuda/std/limits>
 
 namespace cascade::detail {
-
-// A tile's record, where a kernel before the tiles' found its segments
-// (tile_ends.cuh): the segments of its first and last items, then the
-// begins of up to 6 segments from its first (where those are all it spans,
-// it stages them from the record: no second round trip).
-inline constexpr int kTileRecordSlots = 8;
-inline constexpr int kTileRecordBegins = kTileRecordSlots - 2;
 
 // A tile's segment ends: enough to tell where each segment in it begins.
 template <class Id, offset_t TileItems>
@@ -102,42 +94,29 @@ __device__ Id last_begun(const View& v, Id lo, Id hi, offset_t i) {
   return lo;
 }
 
-// Lanes consecutive lanes of a warp that search together (a whole warp in
-// the tiles' kernels; fewer in the tile ends' kernel, tile_ends.cuh, so that
-// more searches run at once).
-template <int Lanes>
-__device__ __forceinline__ int group_rank() {
-  return lane_id() % Lanes;
-}
-template <int Lanes>
-__device__ __forceinline__ unsigned group_mask() {
-  return Lanes == kWarpThreads ? kFullMask : ((1u << Lanes) - 1u) << (lane_id() / Lanes * Lanes);
-}
-
-// Group-collective: one round of the search below. Each lane probes a
+// Warp-collective: one round of the search below. Each lane probes a
 // segment in (lo, hi], ascending with the lane; [lo, hi] narrows to the
 // probes on either side of i.
 // Returns the begin this lane probed.
-template <int Lanes = kWarpThreads, class Segments, class Id>
+template <class Segments, class Id>
 __device__ offset_t warp_probe(const Segments& segs, Id probe, offset_t i, Id& lo, Id& hi) {
-  const unsigned group = group_mask<Lanes>();
   const offset_t begin = segs.begin(probe);
-  const int below = __popc(__ballot_sync(group, begin <= i) & group);  // probes at or before i
-  // Begins ascend, so the probes at or before i are ranks 0 .. below - 1.
-  const Id last_at = __shfl_sync(group, probe, below > 0 ? below - 1 : 0, Lanes);
-  const Id first_after = __shfl_sync(group, probe, below < Lanes ? below : Lanes - 1, Lanes);
+  const int below = __popc(__ballot_sync(kFullMask, begin <= i));  // probes at or before i
+  // Begins ascend, so the probes at or before i are lanes 0 .. below - 1.
+  const Id last_at = shuffle_idx(probe, below > 0 ? below - 1 : 0);
+  const Id first_after = shuffle_idx(probe, below < kWarpThreads ? below : kWarpThreads - 1);
   if (below > 0) lo = last_at;
-  if (below < Lanes) hi = first_after - 1;
+  if (below < kWarpThreads) hi = first_after - 1;
   return begin;
 }
 
-// Group-collective: the same as last_begun, by Lanes ascending probes in
+// Warp-collective: the same as last_begun, by 32 ascending probes in
 // (lo, hi] a round; every lane returns it.
-template <int Lanes = kWarpThreads, class Segments, class Id>
+template <class Segments, class Id>
 __device__ Id warp_last_begun(const Segments& segs, Id lo, Id hi, offset_t i) {
-  const int rank = group_rank<Lanes>();
+  const int lane = lane_id();
   while (hi > lo) {
-    warp_probe<Lanes>(segs, Id(lo + Id((offset_t(hi - lo) * (rank + 1) + Lanes - 1) / Lanes)), i, lo, hi);
+    warp_probe(segs, Id(lo + Id((offset_t(hi - lo) * (lane + 1) + kWarpThreads - 1) / kWarpThreads)), i, lo, hi);
   }
   return lo;
 }
@@ -156,22 +135,19 @@ struct probed_begins {
   Id first = Id(-1);
   offset_t begin = 0;  // begin(first + lane)
 };
-template <int Lanes = kWarpThreads, class Segments>
+template <class Segments>
 __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offset_t i,
                                                       probed_begins<typename Segments::id_type>* probed = nullptr) {
   using Id = typename Segments::id_type;
   if constexpr (Segments::stage_begins) {
     Id lo = 0, hi = Id(segs.segments - 1);
     if (hi > lo) {
-      const int rank = group_rank<Lanes>();
-      const Id probe = clamp_to<Id>(segs.guess(i) - Id(Lanes / 2) + Id(rank), Id(lo + 1), hi);
-      const offset_t begin = warp_probe<Lanes>(segs, probe, i, lo, hi);
-      if constexpr (Lanes == kWarpThreads) {
-        const Id first = shuffle_idx(probe, 0);
-        if (probed != nullptr && __all_sync(kFullMask, probe == first + Id(rank))) *probed = {first, begin};
-      }
+      const Id probe = clamp_to<Id>(segs.guess(i) - Id(kWarpThreads / 2) + Id(lane_id()), Id(lo + 1), hi);
+      const offset_t begin = warp_probe(segs, probe, i, lo, hi);
+      const Id first = shuffle_idx(probe, 0);
+      if (probed != nullptr && __all_sync(kFullMask, probe == first + Id(lane_id()))) *probed = {first, begin};
     }
-    return warp_last_begun<Lanes>(segs, lo, hi, i);
+    return warp_last_begun(segs, lo, hi, i);
   } else {
     return segs.segment_of(i);
   }
@@ -189,29 +165,17 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   for (int p = static_cast<int>(threadIdx.x) * 16; p < s.marks_bytes; p += static_cast<int>(blockDim.x) * 16) {
     *reinterpret_cast<uint4*>(s.starts_at() + p) = uint4{0u, 0u, 0u, 0u};
   }
-  // Warps 0 and 1 (warp 0 alone in a block of one warp) find the tile's
-  // ends, unless a kernel before found them (tile_ends.cuh).
+  // Warps 0 and 1 (warp 0 alone in a block of one warp) find the tile's ends.
   const int warp = warp_id(), last_warp = blockDim.x > kWarpThreads ? 1 : 0;
   probed_begins<Id> probed;
-  offset_t recorded = 0;  // warp 0's lane k: slot k of the tile's record
-  if (const offset_t* records = segs.tile_ends; records != nullptr) {
-    if (warp == 0 && lane_id() < kTileRecordSlots) {
-      wait_for_prior_grid();
-      recorded = records[base / TileItems * kTileRecordSlots + lane_id()];
-      if (lane_id() == 0) {
-        s.first = Id(recorded);
-        s.probed_first = Id(-1);
-      }
-      if (lane_id() == 1) s.last = Id(recorded);
-    }
-  } else if (warp == 0) {
+  if (warp == 0) {
     const Id first = warp_segment_of(segs, base, &probed);
     if (lane_id() == 0) {
       s.first = first;
       s.probed_first = probed.first;
     }
   }
-  if (segs.tile_ends == nullptr && warp == last_warp) {
+  if (warp == last_warp) {
     const Id last = warp_segment_of(segs, base + valid - 1);
     if (lane_id() == 0) s.last = last;
   }
@@ -235,10 +199,7 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   // a tile or longer), it stages them from its registers: one round trip
   // fewer before the tile's segments are known.
   const Id probed_first = s.probed_first;
-  if (segs.tile_ends != nullptr && read <= kTileRecordBegins) {
-    const int k = lane_id() - 2;
-    if (warp == 0 && k >= 0 && k < read) stage(k, recorded);
-  } else if (probed_first >= 0 && probed_first <= first && first + Id(read) <= probed_first + Id(kWarpThreads)) {
+  if (probed_first >= 0 && probed_first <= first && first + Id(read) <= probed_first + Id(kWarpThreads)) {
     const int k = lane_id() - int(first - probed_first);
     if (warp == 0 && k >= 0 && k < read) stage(k, probed.begin);
   } else {

@@ -28,7 +28,6 @@
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/segmentations.cuh>
-#include <cascade/detail/segmented/tile_ends.cuh>
 #include <cascade/detail/segmented/tile_segments.cuh>
 #include <cascade/detail/tuning/segmented.cuh>
 #include <cascade/detail/util/launch.cuh>
@@ -341,15 +340,7 @@ void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out
            tile_status<T>{});
     return;
   }
-  // The tiles' segment ends found first (tile_ends.cuh), beside the pieces.
-  const bool find_ends = finds_tile_ends<Segments>(tiles);
-  const launch_status<T> pieces(tiles, at, status_reuse::fresh_epoch, find_ends ? tile_ends_bytes(tiles) : 0);
-  if (find_ends) {
-    const Segments found = find_tile_ends<segmented_tile_items<tuning>>(segs, extent, tiles, pieces.scratch(), at);
-    launch_early_if(tile_ends_early, at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, found, values, extent.unreported(),
-           out, init, op, pieces.words());
-    return;
-  }
+  const launch_status<T> pieces(tiles, at);
   launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
          pieces.words());
 }

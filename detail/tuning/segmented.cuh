@@ -40,13 +40,6 @@ inline constexpr offset_t segmented_tile_items = offset_t(Tuning::block_threads)
 // 0.73-0.86x; segmented scans 0.95-1.01x at 2^26, 0.70-0.82x at 2^16.
 inline constexpr offset_t bounded_grid_max_tiles = 16384;
 
-// The offsets forms find every tile's first and last segments by a kernel
-// before the tiles' (segmented/tile_ends.cuh) from this many tiles on, in
-// groups of this many lanes a search. (Being measured.)
-inline constexpr int tile_ends_lanes = 8;
-inline offset_t tile_ends_min_tiles = 256;
-inline bool tile_ends_early = true;
-
 template <class T>
 struct tile_totals_tuning {
   // 256 threads x 64 bytes of items each (16 floats, 8 doubles): a 16 KB

@@ -165,11 +165,9 @@ void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, un
 // 0.97-0.99x; at 2^16 within the spread.
 // (Only a kernel that a dependent launch follows calls it: any kernel the
 // caller launches next, as a dependent launch of its own, would begin early.)
-__device__ __forceinline__ void let_dependents_launch_now() {
-  NV_IF_TARGET(NV_PROVIDES_SM_90, (if (threadIdx.x == 0) asm volatile("griddepcontrol.launch_dependents;");))
-}
 __device__ __forceinline__ void let_dependents_launch() {
-  if (gridDim.x > kGraphMaxGrid) let_dependents_launch_now();
+  NV_IF_TARGET(NV_PROVIDES_SM_90,
+               (if (threadIdx.x == 0 && gridDim.x > kGraphMaxGrid) asm volatile("griddepcontrol.launch_dependents;");))
 }
 // In a launch_after_prior kernel, before it reads what the stream's
 // previous kernel wrote: waits for that kernel to finish (at once after a
@@ -178,15 +176,14 @@ __device__ __forceinline__ void wait_for_prior_grid() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.wait;" ::: "memory");))
 }
 
-// launch(), or where `early` holds, a dependent launch (its blocks may begin
-// before the stream's previous kernel ends, which must call
-// let_dependents_launch_now; they call wait_for_prior_grid before they read
-// its writes), where this kernel's code is Hopper's or later and the stream
-// is not being captured.
+// launch(), for a kernel that calls wait_for_prior_grid before it reads the
+// previous kernel's (grid `prior_grid`, which called let_dependents_launch)
+// writes: a dependent launch where that grid is large, this kernel's code is
+// Hopper's or later and the stream is not being captured; else a plain one.
 template <class... Params, class... Args>
-void launch_early_if(bool early, const stream_place& at, void (*kernel)(Params...), unsigned grid, unsigned block,
-                     const char* what, const Args&... args) {
-  if (early && at.space != nullptr && compiled_arch(kernel, at.device) >= 90) {
+void launch_after_prior(const stream_place& at, unsigned prior_grid, void (*kernel)(Params...), unsigned grid,
+                        unsigned block, const char* what, const Args&... args) {
+  if (prior_grid > kGraphMaxGrid && at.space != nullptr && compiled_arch(kernel, at.device) >= 90) {
     cudaLaunchAttribute attribute{};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -201,15 +198,6 @@ void launch_early_if(bool early, const stream_place& at, void (*kernel)(Params..
     return;
   }
   launch(at, kernel, grid, block, what, args...);
-}
-
-// launch(), for a kernel that calls wait_for_prior_grid before it reads the
-// previous kernel's (grid `prior_grid`, which called let_dependents_launch)
-// writes: a dependent launch where that grid is large.
-template <class... Params, class... Args>
-void launch_after_prior(const stream_place& at, unsigned prior_grid, void (*kernel)(Params...), unsigned grid,
-                        unsigned block, const char* what, const Args&... args) {
-  launch_early_if(prior_grid > kGraphMaxGrid, at, kernel, grid, block, what, args...);
 }
 
 }  // namespace cascade::detail
