@@ -121,7 +121,12 @@ struct tile_totals_tuning {
   // 4096 0.94 / 0.96x, of 65536 and 2^22 0.94-0.98x, power law 0.93 / 0.94x,
   // of 1 1.00x. At 8 blocks (32 registers, spilling) segments of 4096 and
   // longer took 1.22-1.30x. (Before 97c0c45's one-segment tiles the same
-  // copies took 0.98-1.15x: h200-segmented-async-copies.json.)
+  // copies took 0.98-1.15x: h200-segmented-async-copies.json.) 8 blocks
+  // again at e29005d (H200, 2^26, h200-segmented-reduce-blocks8.json):
+  // floats 0.94-0.97x in segments of 16-65536, with a power law and half
+  // empty (1.00 at 1 and 4), doubles 0.89-0.98x but 1.07x at 65536, int32
+  // 0.98-1.01x but 1.17-1.18x at 4096-65536; segments of one item
+  // 1.04-1.12x at 2^16..2^22 for every type. No bound wins for all three.
   static constexpr int copying_min_blocks_per_sm = 6;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at
