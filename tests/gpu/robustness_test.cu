@@ -53,6 +53,66 @@ std::vector<int> exclusive(const std::vector<int>& h, int init) {
   return r;
 }
 
+// The keyed forms (runs of 1-7 equal keys), the fixed-size reduce and the
+// std family on `policy`'s stream, over `h` (on the GPU as `d`), checked.
+template <class Policy>
+void check_keyed_and_family(const Policy& policy, const std::vector<int>& h, const thrust::device_vector<int>& d,
+                            std::uint64_t seed) {
+  const std::size_t n = h.size();
+  std::mt19937_64 rng(seed);
+  std::vector<int> keys(n), want_keys, want_run_sums, want_by_key(n);
+  for (std::size_t i = 0, run = 0; i < n; ++run) {
+    const std::size_t end = std::min(n, i + 1 + rng() % 7);
+    int acc = 0;
+    for (; i < end; ++i) {
+      keys[i] = static_cast<int>(run);
+      want_by_key[i] = acc += h[i];
+    }
+    want_keys.push_back(static_cast<int>(run));
+    want_run_sums.push_back(acc);
+  }
+  const auto d_keys = to_device(keys);
+  thrust::device_vector<int> keys_out(n), sums_out(n), out(n);
+  poison(keys_out);
+  poison(sums_out);
+  const auto ends = cascade::reduce_by_key(policy, d_keys.begin(), d_keys.end(), d.begin(), keys_out.begin(),
+                                           sums_out.begin());
+  const auto runs = static_cast<std::size_t>(ends.first - keys_out.begin());
+  ASSERT_EQ(runs, want_keys.size());
+  EXPECT_EQ(static_cast<std::size_t>(ends.second - sums_out.begin()), runs);
+  std::vector<int> got_keys = to_host(keys_out), got_sums = to_host(sums_out);
+  got_keys.resize(runs);
+  got_sums.resize(runs);
+  EXPECT_EQ(got_keys, want_keys);
+  EXPECT_EQ(got_sums, want_run_sums);
+  poison(out);
+  cascade::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d.begin(), out.begin());
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
+  EXPECT_EQ(to_host(out), want_by_key);
+  // Fixed segments of 100 (the last shorter).
+  std::vector<long long> want_fixed;
+  for (std::size_t i = 0; i < n; i += 100) {
+    want_fixed.push_back(std::accumulate(h.begin() + i, h.begin() + std::min(n, i + 100), 7ll));
+  }
+  thrust::device_vector<long long> fixed(want_fixed.size());
+  poison(fixed);
+  cascade::segmented_reduce(policy, d.begin(), d.end(), 100, fixed.begin(), 7ll, cuda::std::plus<>{});
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
+  EXPECT_EQ(to_host(fixed), want_fixed);
+  // The std family: an inner product, the first smallest, first largest and
+  // last largest (small_ints repeat, so ties are there to break).
+  EXPECT_EQ(cascade::transform_reduce(policy, d.begin(), d.end(), d.begin(), 3ll),
+            std::transform_reduce(h.begin(), h.end(), h.begin(), 3ll));
+  EXPECT_EQ(cascade::min_element(policy, d.begin(), d.end()) - d.begin(),
+            std::min_element(h.begin(), h.end()) - h.begin());
+  EXPECT_EQ(cascade::max_element(policy, d.begin(), d.end()) - d.begin(),
+            std::max_element(h.begin(), h.end()) - h.begin());
+  const auto minmax = cascade::minmax_element(policy, d.begin(), d.end());
+  const auto want_minmax = std::minmax_element(h.begin(), h.end());
+  EXPECT_EQ(minmax.first - d.begin(), want_minmax.first - h.begin());
+  EXPECT_EQ(minmax.second - d.begin(), want_minmax.second - h.begin());
+}
+
 // Every automatic algorithm once on `policy`'s stream, and two named
 // strategies, checked; sizes take the single-block and multi-block paths.
 template <class Policy>
@@ -102,6 +162,7 @@ void check_all_algorithms(const Policy& policy, std::uint64_t seed) {
     CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
     EXPECT_EQ(to_host(sums), want_sums);
     EXPECT_EQ(to_host(out), want_scan);
+    check_keyed_and_family(policy, h, d, seed++);
   }
 }
 
