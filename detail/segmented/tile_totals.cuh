@@ -130,6 +130,17 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   auto ends = [&](int p) -> T& {
     return exchange.exchange[(p / warp_items) * exchange_t::warp_slots + exchange_t::padded(p % warp_items)];
   };
+  // ends(p0 + k) for this thread's items: at a constant offset k where the
+  // items divide 32. The fold's stores through ends() computed each address
+  // (6.6% of the warp instructions of segmented_reduce by offsets in
+  // segments of 16, an issue-bound kernel: Nsight Compute, H200, 2^26
+  // floats), and its per-item select of the first piece's fold (3.7%) is a
+  // read of that piece's end instead. H200, 2^26, float / int32 / double, the
+  // same bits (h200-segmented-own-ends.json): offsets in segments of 1-256,
+  // with a power law and half empty 0.85-0.95x the time, fixed sizes of 100
+  // 0.82-0.90x, of 1 0.95-1.00x, segments of 4096 and longer 0.98-1.00x.
+  T* const own_ends = exchange_t::blocked(&exchange.exchange[warp_id() * exchange_t::warp_slots], lane_id());
+  auto own_end = [&](int k) -> T& { return own_ends[exchange_t::blocked_offset(lane_id(), k)]; };
 
   const bool joined = pieces.epoch != 0;
   const item_range range = extent.resolve(segs);
@@ -172,7 +183,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
         for (int k = 0; k < items; ++k) {
           if (!full && k >= count) break;
           if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
-          if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+          if ((piece_ends >> k) & 1) own_end(k) = acc;
         }
       }
       __syncwarp();
@@ -255,20 +266,20 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
 #pragma unroll
         for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
         head = acc;
-        ends(p0 + items - 1) = acc;
+        own_end(items - 1) = acc;
       } else {
 #pragma unroll
         for (int k = 0; k < items; ++k) {
           if (!full && k >= count) break;
           if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
-          if (k == head_end) head = acc;
-          if ((piece_ends >> k) & 1) ends(p0 + k) = acc;
+          if ((piece_ends >> k) & 1) own_end(k) = acc;
         }
+        if (full || count > 0) head = own_end(head_end);  // (the first piece's end, just written)
       }
       const block_scan_result<run> scanned =
           block_scan(run{starts != 0, acc}, headed_op<Op>{op}, full ? threads : (valid + items - 1) / items, scan);
       if ((full || count > 0) && threadIdx.x > 0 && !(starts & 1)) {
-        ends(p0 + head_end) = static_cast<T>(op(scanned.exclusive.value, head));
+        own_end(head_end) = static_cast<T>(op(scanned.exclusive.value, head));
       }
       __syncthreads();
       aggregate = scanned.aggregate.value;
