@@ -60,6 +60,16 @@ struct tile_scan_storage {
   __host__ __device__ static constexpr int blocked_offset(int lane, int k) {
     return 32 % Items == 0 ? k : padded(lane * Items + k);
   }
+  // The two address every lane's item k where padded(lane * Items + k) does
+  // (kernels mix them: segmented/tile_totals.cuh).
+  __host__ __device__ static constexpr bool blocked_is_padded() {
+    for (int lane = 0; lane < kWarpThreads; ++lane) {
+      for (int k = 0; k < Items; ++k) {
+        if ((32 % Items == 0 ? padded(lane * Items) : 0) + blocked_offset(lane, k) != padded(lane * Items + k)) return false;
+      }
+    }
+    return true;
+  }
 
   // 16-byte vectors of items: whole tiles between aligned pointers of AccT
   // itself move as vectors, each warp's exchange being a whole number of them.

@@ -139,6 +139,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   // same bits (h200-segmented-own-ends.json): offsets in segments of 1-256,
   // with a power law and half empty 0.85-0.95x the time, fixed sizes of 100
   // 0.82-0.90x, of 1 0.95-1.00x, segments of 4096 and longer 0.98-1.00x.
+  static_assert(exchange_t::blocked_is_padded(), "own_end(k) is ends(p0 + k)");
   T* const own_ends = exchange_t::blocked(&exchange.exchange[warp_id() * exchange_t::warp_slots], lane_id());
   auto own_end = [&](int k) -> T& { return own_ends[exchange_t::blocked_offset(lane_id(), k)]; };
 
