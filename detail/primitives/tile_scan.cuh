@@ -60,8 +60,9 @@ struct tile_scan_storage {
   __host__ __device__ static constexpr int blocked_offset(int lane, int k) {
     return 32 % Items == 0 ? k : padded(lane * Items + k);
   }
-  // The two address every lane's item k where padded(lane * Items + k) does
-  // (kernels mix them: segmented/tile_totals.cuh).
+  // Whether blocked() + blocked_offset() reach each lane's item k at
+  // padded(lane * Items + k), where a position-based index puts it (kernels
+  // use both ways on one exchange: segmented/tile_totals.cuh).
   __host__ __device__ static constexpr bool blocked_is_padded() {
     for (int lane = 0; lane < kWarpThreads; ++lane) {
       for (int k = 0; k < Items; ++k) {
