@@ -223,12 +223,18 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
         return v;
       }
     }();
-    read_blocked(vectors, exchange, x);
-    __syncwarp();  // the warp's slots are free for ends()
+    // Each branch below reads the thread's items from the exchange as it
+    // starts: read before the branches, 16 of them held through the choice
+    // spilled at 8 blocks per SM (int32; the tuning's copying_min_blocks_per_sm).
+    const auto read_items = [&] {
+      read_blocked(vectors, exchange, x);
+      __syncwarp();  // the warp's slots are free for ends()
+    };
     const Id first = view.first, last = view.last;
     // The tile's total, in thread 0 at least.
     T aggregate{};
     if (Segments::one_segment_tiles || first == last) {
+      read_items();
       // Inside one segment (segments of about a tile or longer): no starts,
       // so the tile's total is a block reduction of its items in order, and
       // no block scan of headed pieces. Only thread 0 walks the one segment
@@ -249,6 +255,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       // threads' items): each thread folds its items, and the warp scan of
       // the block scan (the same tree as the offsets form's) completes each
       // segment at its last thread, which writes it; no block scan, no walk.
+      read_items();
       T acc = x[0];
 #pragma unroll
       for (int k = 1; k < items; ++k) acc = static_cast<T>(op(acc, x[k]));
@@ -257,6 +264,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       if (lane % lanes == lanes - 1) out[segs.segment_of(i0)] = static_cast<T>(op(init, op(before.value, acc)));
       return;
     } else {
+      read_items();
       // Bit k: item i0 + k begins a segment.
       const unsigned starts = segment_starts<items>(view, segs, i0, count).starts;
       // Each piece's fold at its last item; the first piece's also kept (head).

@@ -127,7 +127,24 @@ struct tile_totals_tuning {
   // empty (1.00 at 1 and 4), doubles 0.89-0.98x but 1.07x at 65536, int32
   // 0.98-1.01x but 1.17-1.18x at 4096-65536; segments of one item
   // 1.04-1.12x at 2^16..2^22 for every type. No bound wins for all three.
-  static constexpr int copying_min_blocks_per_sm = 6;
+  // Again after 9eab1dd (H200, 2^26): int32 at 8 blocks spilled the 16
+  // items each thread read before its fold was chosen (Nsight Compute, in
+  // segments of 4096: 1.2 M local-memory instructions, 85 us against
+  // float's 74 and none; L1 holds little beside 8 blocks' shared memory),
+  // 1.22-1.26x the time of 6 blocks in segments of 4096-65536. With each
+  // fold reading its own items (tile_totals.cuh), 8 blocks against 6, the
+  // bits the same (A/B program, two rounds, h200-segmented-reduce-blocks8-reads.json;
+  // the sweep's harness, three rounds alternating, -blocks8-ab-sweep.json):
+  // float in segments of 16 / 64 / 256 0.91 / 0.89 / 0.95x the time, half
+  // empty 0.90, power law 0.97, 4096-65536 0.97-0.99, but of 1 and 4
+  // 1.02-1.03x and 16 segments of 2^22 1.04x; int32 0.94-0.96x at 16, 64
+  // and half empty, 0.95-1.03x at 256-2^22 and power law, 1.03-1.06x at 1
+  // and 4; at 2^16 level but segments of one item 1.07-1.18x (+1-2 us);
+  // doubles 0.91-0.94x at 16, 4096, power law and half empty but
+  // 1.04-1.07x at 1 and 65536. So 4-byte values take 8 (210 KB of shared
+  // memory: an A100's 164 KB holds 6, where the bound costs registers for
+  // nothing; not measured), wider ones 6.
+  static constexpr int copying_min_blocks_per_sm = sizeof(T) <= 4 ? 8 : 6;
   // Segment begins (CSR offsets) each thread reads at once while staging
   // them, beside its items in registers: 24 took 120 registers (spilling at
   // the launch bounds); offsets in segments of 4096 / 64, 6 blocks: 4 in
