@@ -102,6 +102,11 @@ struct tile_totals_tuning {
   // segments of 16, CUB's against the lane-vector fold this replaced, at 6
   // blocks: 6.9 against 41.8 M warp instructions, DRAM at 87% against 77% of
   // peak, 68 against 77 us under the profiler's clocks). Not measured at 6.
+  // Its loads, 64 bytes apart across a warp, keep L1 92% busy (segments of
+  // 16: 76 us at 78% of DRAM's peak; CUB 69 us, L1 69%), but the tile read
+  // coalesced into the exchange by asynchronous copies instead took fixed
+  // sizes of 1 / 4 / 16 1.09 / 1.11-1.16 / 1.16-1.18x the time at 2^26
+  // (float, int32; H200, three rounds, h200-segmented-fixed-exchange-loads.json).
   static constexpr int inside_threads_min_blocks_per_sm = 8;
   // Where a tile searches for its segments (CSR offsets), its items stay in
   // registers through the search; at 6 blocks (40 registers) some of them
