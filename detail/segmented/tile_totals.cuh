@@ -100,6 +100,24 @@ __device__ __forceinline__ T join_pieces_before(tile_status<T> before, int own_a
   return total;
 }
 
+// A thread's fold of its items, left to right, restarting where bit k of
+// `starts` is set (item k begins a segment), each piece's fold stored at its
+// end (bit k of `piece_ends`) through own_end(k); returns the last piece's.
+// The offsets form and the fixed sizes inside threads share it, so both give
+// the same bits.
+template <bool Full, int Items, class T, class Op, class OwnEnd>
+__device__ __forceinline__ T fold_pieces(const T (&x)[Items], int count, unsigned starts, unsigned piece_ends, Op op,
+                                         OwnEnd own_end) {
+  T acc = x[0];
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if (!Full && k >= count) break;
+    if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
+    if ((piece_ends >> k) & 1) own_end(k) = acc;
+  }
+  return acc;
+}
+
 // Tile blockIdx.x of the n items (from `extent`: a block past them, where a
 // bound sized the grid, does nothing, and where there are no items at all,
 // every segment gets init). Each thread marks where segments start
@@ -164,9 +182,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   // Fixed sizes that divide a thread's items (the kernel compiled for them
   // alone): a thread's segments are its own. It reads its items itself
   // (16-byte vectors where the tile is whole and the array aligned), folds
-  // each segment left to right (the general path's fold, so the same bits
-  // as the offsets form), leaves the totals at their last items, and each
-  // warp writes its segments', coalesced.
+  // each segment left to right (fold_pieces, the general path's fold: the
+  // same bits as the offsets form), leaves the totals at their last items,
+  // and each warp writes its segments', coalesced.
   auto fold_inside_threads = [&](auto whole) {
     if constexpr (Segments::inside_thread_segments) {  // (compiled for such segments only)
       constexpr bool full = decltype(whole)::value;
@@ -178,14 +196,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       unsigned starts = 0;
       for (int k = 0; k < items; k += size) starts |= 1u << k;
       if (count > 0) {
-        const unsigned piece_ends = (starts >> 1) | (1u << (count - 1));
-        T acc = x[0];
-#pragma unroll
-        for (int k = 0; k < items; ++k) {
-          if (!full && k >= count) break;
-          if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
-          if ((piece_ends >> k) & 1) own_end(k) = acc;
-        }
+        fold_pieces<full>(x, count, starts, (starts >> 1) | (1u << (count - 1)), op, own_end);
       }
       __syncwarp();
       const int warp_at = warp_id() * warp_items;  // (tile positions)
@@ -277,12 +288,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
         head = acc;
         own_end(items - 1) = acc;
       } else {
-#pragma unroll
-        for (int k = 0; k < items; ++k) {
-          if (!full && k >= count) break;
-          if (k > 0) acc = (starts >> k) & 1 ? x[k] : static_cast<T>(op(acc, x[k]));
-          if ((piece_ends >> k) & 1) own_end(k) = acc;
-        }
+        acc = fold_pieces<full>(x, count, starts, piece_ends, op, own_end);
         if (full || count > 0) head = own_end(head_end);  // (the first piece's end, just written)
       }
       const block_scan_result<run> scanned =
