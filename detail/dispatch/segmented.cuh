@@ -148,7 +148,8 @@ template <class OffsetIt, class Queue>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const device_context& at, const char* name, Queue queue) {
   require_not_capturing(stream, name,
-                        "the keyed or fixed-size forms (the offsets forms read the item count back to the host)");
+                        "the keyed or fixed-size forms, or segmented_reduce over values in a device allocation (this "
+                        "call reads the offsets' ends back to the host)");
   offset_t* ends = result_slot::get<offset_t[3]>(at)[0];
   thread_local offset_t tickets = 0;  // (the slot is the thread's too)
   const offset_t ticket = ++tickets;
@@ -225,9 +226,16 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   // Values in an array: its allocation bounds the items, and so the grid,
   // whose blocks read the item count themselves; the reduction is queued
   // before the host waits for the offsets' ends, which its first block
-  // reports.
+  // reports. In a stream being captured nothing may wait: the grid is sized
+  // by the allocation however large (a block past the items costs about
+  // 0.65 ns: tuning/segmented.cuh), and the kernel refuses ends that are not
+  // ascending or pass the allocation by writing nothing (a replay has no
+  // host to tell).
   if constexpr (values_in_array_v<ValueIt>) {
-    if (const offset_t bound = bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values)); bound > 0) {
+    const bool captured = stream_is_capturing(policy.stream());
+    const offset_t bound = captured ? items_to_allocation_end(unwrap(values))
+                                    : bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values));
+    if (bound > 0) {
       check_device_accessible(values, name, "the values");
       const auto queue = [&](offset_t* report, offset_t ticket) {
         with_segment_id(segments, [&](auto id) {
@@ -236,6 +244,7 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
                            items_from_offsets{bound, report, ticket}, bound, unwrap(out), init, op, policy.stream());
         });
       };
+      if (captured) return queue(nullptr, 0);
       const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name, queue);
       check_within_bound(ends.second, bound, name);
       return;

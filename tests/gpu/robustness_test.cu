@@ -196,7 +196,9 @@ TEST_F(Robustness, CallsSurviveDeviceResets) {
 
 // Captured in each mode: the graph replays right on its stream, on another
 // stream, and as a child graph, several times each; reduce (which returns on
-// the host) is a clear error that leaves the capture valid.
+// the host) is a clear error that leaves the capture valid. segmented_reduce
+// by offsets over a device array is captured too (the driver's queries of
+// the values' allocation are made inside the capture).
 TEST_F(Robustness, CaptureInEveryMode) {
   const std::int64_t n = (1 << 21) + 11;
   const std::vector<int> h = small_ints(n, 500);
@@ -204,6 +206,13 @@ TEST_F(Robustness, CaptureInEveryMode) {
   const auto want_scan = inclusive(h);
   const auto want_exclusive = exclusive(h, 3);
   const long long want_sum = std::accumulate(h.begin(), h.end(), 0ll);
+  std::vector<long long> offsets, want_segment_sums;
+  for (std::int64_t i = 0; i < n; i += 777 + i % 5) offsets.push_back(i);
+  offsets.push_back(n);
+  for (std::size_t j = 0; j + 1 < offsets.size(); ++j) {
+    want_segment_sums.push_back(std::accumulate(h.begin() + offsets[j], h.begin() + offsets[j + 1], 1ll));
+  }
+  const auto d_offsets = to_device(offsets);
   cudaStream_t stream, other;
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
@@ -211,13 +220,15 @@ TEST_F(Robustness, CaptureInEveryMode) {
        {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed}) {
     SCOPED_TRACE("capture mode " + std::to_string(int(mode)));
     thrust::device_vector<int> out(n), out2(n);
-    thrust::device_vector<long long> total(1);
+    thrust::device_vector<long long> total(1), segment_sums(want_segment_sums.size());
     const auto policy = cascade::cuda.on(stream);
     cudaGraph_t graph;
     CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream, mode));
     cascade::inclusive_scan(policy, d.begin(), d.end(), out.begin());
     cascade::exclusive_scan(policy, d.begin(), d.end(), out2.begin(), 3);
     cascade::reduce_into(policy, d.begin(), d.end(), total.begin(), 0ll, cuda::std::plus<>{});
+    cascade::segmented_reduce(policy, d.begin(), d_offsets.begin(), d_offsets.end(), segment_sums.begin(), 1ll,
+                              cuda::std::plus<>{});
     try {
       (void)cascade::reduce(policy, d.begin(), d.end());
       ADD_FAILURE() << "reduce inside a capture did not throw";
@@ -232,11 +243,13 @@ TEST_F(Robustness, CaptureInEveryMode) {
       EXPECT_EQ(to_host(out), want_scan) << where;
       EXPECT_EQ(to_host(out2), want_exclusive) << where;
       EXPECT_EQ(total[0], want_sum) << where;
+      EXPECT_EQ(to_host(segment_sums), want_segment_sums) << where;
     };
     auto poison_all = [&] {
       poison(out);
       poison(out2);
       poison(total);
+      poison(segment_sums);
       CASCADE_TEST_CUDA(cudaDeviceSynchronize());
     };
     for (cudaStream_t s : {stream, stream, other, other}) {

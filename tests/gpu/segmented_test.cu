@@ -630,9 +630,12 @@ TEST_F(Segmented, MoreThan2To31Segments) {
   EXPECT_EQ(thrust::count_if(thrust::device, i0, i0 + segments, wrong_single{out.data().get(), 0}), 0);
 }
 
-// The stream-ordered forms captured into a graph and replayed; the offsets
-// forms, which read two offsets back to the host, refuse capture clearly
-// and leave the capture intact.
+// The stream-ordered forms captured into a graph and replayed, among them
+// segmented_reduce by offsets over a device array (its grid sized by the
+// allocation), which writes nothing on a replay whose offsets' ends are
+// wrong; the offsets forms that read two offsets back to the host (the
+// scans, which return where their outputs end, and segmented_reduce over
+// other values) refuse capture clearly and leave the capture intact.
 TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   cudaStream_t stream;
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -644,9 +647,11 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   const auto v = random_input<std::int32_t, plus>(n, 33);
   const auto d_keys = to_device(keys);
   const auto d_v = to_device(v);
-  const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
+  const auto offsets = offsets_of<std::int64_t>(lengths);
+  auto d_offsets = to_device(offsets);
   const std::int64_t segments = runs.size() - 1, size = 1000;
   thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
+  thrust::device_vector<std::int32_t> offset_sums(offsets.size() - 1);
   thrust::device_vector<std::int32_t> fixed((n + size - 1) / size);
   thrust::device_vector<std::int64_t> count(1);
 
@@ -658,9 +663,22 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   cascade::reduce_by_key_into(pol, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(), run_sums.begin(),
                               count.begin(), cuda::std::equal_to<>{}, plus{});
   cascade::segmented_reduce(pol, d_v.begin(), d_v.end(), size, fixed.begin(), std::int32_t{0}, plus{});
-  EXPECT_THROW(cascade::segmented_reduce(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), run_sums.begin(),
-                                         std::int32_t{0}, plus{}),
-               cascade::cuda_error);  // cudaErrorStreamCaptureUnsupported, like cascade::reduce
+  cascade::segmented_reduce(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), offset_sums.begin(), std::int32_t{5},
+                            plus{});
+  auto refused = [&](auto call, const char* what) {
+    try {
+      call();
+      ADD_FAILURE() << what << " inside a capture did not throw";
+    } catch (const cascade::cuda_error& e) {
+      EXPECT_EQ(e.code(), cudaErrorStreamCaptureUnsupported) << what << ": " << e.what();
+    }
+  };
+  refused([&] { cascade::segmented_inclusive_scan(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), inclusive.begin()); },
+          "segmented_inclusive_scan");
+  refused([&] {
+    cascade::segmented_reduce(pol, thrust::counting_iterator<std::int32_t>(0), d_offsets.begin(), d_offsets.end(),
+                              offset_sums.begin(), std::int32_t{0}, plus{});
+  }, "segmented_reduce over a counting iterator");
   CASCADE_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
   CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
 
@@ -673,9 +691,10 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   for (std::int64_t i = 0; i < n; i += size) fixed_offsets.push_back(i);
   fixed_offsets.push_back(n);
   const auto want_fixed = ref_segmented_reduce(v, fixed_offsets, std::int32_t{0}, plus{});
+  const auto want_offset_sums = ref_segmented_reduce(v, offsets, std::int32_t{5}, plus{});
   for (int replay = 0; replay < 2; ++replay) {
     SCOPED_TRACE("replay " + std::to_string(replay));
-    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count);
+    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count), poison(offset_sums);
     CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
     CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
     expect_equal(to_host(inclusive), want_inclusive);
@@ -685,7 +704,25 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
     got.resize(segments);
     expect_equal(got, want_sums);
     expect_equal(to_host(fixed), want_fixed);
+    expect_equal(to_host(offset_sums), want_offset_sums);
   }
+  // Replays whose offsets' ends are wrong (past the values' allocation; not
+  // ascending) write nothing, and a replay after them is right again.
+  for (const auto& ends : {std::pair<std::int64_t, std::int64_t>{0, n + 1}, {7, 3}}) {
+    SCOPED_TRACE("offsets[0] = " + std::to_string(ends.first) + ", offsets[last] = " + std::to_string(ends.second));
+    d_offsets[0] = ends.first;
+    d_offsets[offsets.size() - 1] = ends.second;
+    poison(offset_sums);
+    const auto poisoned = to_host(offset_sums);
+    CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    expect_equal(to_host(offset_sums), poisoned);
+  }
+  thrust::copy(offsets.begin(), offsets.end(), d_offsets.begin());
+  poison(offset_sums);
+  CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+  expect_equal(to_host(offset_sums), want_offset_sums);
   CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
   CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
   CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
