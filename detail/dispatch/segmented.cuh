@@ -224,29 +224,25 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   check_device_accessible(offsets, name, "the offsets");
   check_device_accessible(out, name, "the output range");
   // Values in an array: its allocation bounds the items, and so the grid,
-  // whose blocks read the item count themselves; the reduction is queued
-  // before the host waits for the offsets' ends, which its first block
-  // reports. In a stream being captured nothing may wait: the grid is sized
-  // by the allocation however large (a block past the items costs about
-  // 0.65 ns: tuning/segmented.cuh), and the kernel refuses ends that are not
-  // ascending or pass the allocation by writing nothing (a replay has no
-  // host to tell).
+  // whose blocks read the item count themselves, so the call is
+  // stream-ordered, as a form that returns nothing should be: no read-back,
+  // no wait (2^16 items: one launch instead of a launch and a wait for the
+  // host, h200-segmented-stream-ordered.json). The kernel refuses ends that
+  // are not ascending or pass the allocation by writing nothing: the host
+  // never sees them. Up to bounded_grid_max_tiles tiles of allocation (a
+  // block past the items costs about 0.65 ns: tuning/segmented.cuh); in a
+  // stream being captured, where nothing may wait, however large.
   if constexpr (values_in_array_v<ValueIt>) {
-    const bool captured = stream_is_capturing(policy.stream());
-    const offset_t bound = captured ? items_to_allocation_end(unwrap(values))
-                                    : bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values));
+    const offset_t bound = stream_is_capturing(policy.stream())
+                               ? items_to_allocation_end(unwrap(values))
+                               : bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values));
     if (bound > 0) {
       check_device_accessible(values, name, "the values");
-      const auto queue = [&](offset_t* report, offset_t ticket) {
-        with_segment_id(segments, [&](auto id) {
-          using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
-          tile_totals::run(segs_t{unwrap(offsets), decltype(id)(segments), 0, bound}, unwrap(values),
-                           items_from_offsets{bound, report, ticket}, bound, unwrap(out), init, op, policy.stream());
-        });
-      };
-      if (captured) return queue(nullptr, 0);
-      const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name, queue);
-      check_within_bound(ends.second, bound, name);
+      with_segment_id(segments, [&](auto id) {
+        using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
+        tile_totals::run(segs_t{unwrap(offsets), decltype(id)(segments), 0, bound}, unwrap(values),
+                         items_from_offsets{bound}, bound, unwrap(out), init, op, policy.stream());
+      });
       return;
     }
   }

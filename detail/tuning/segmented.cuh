@@ -26,8 +26,8 @@ inline constexpr offset_t segmented_tile_items = offset_t(Tuning::block_threads)
 
 // The offsets forms over an array (segmented_reduce and the segmented scans)
 // size their grid by the array's allocation, their blocks reading the item
-// count (so the GPU does not wait for the host between the read of the
-// offsets' ends and the work), up to this many tiles: a block past the
+// count (so segmented_reduce needs no read-back at all, and the scans' work
+// is queued before theirs), up to this many tiles: a block past the
 // items does next to nothing, and costs about 0.65 ns (H200, 256 threads:
 // grids of 4096 / 16384 / 32768 / 65536 such blocks 4.3 / 11.6 / 21.5 /
 // 41.3 us a launch), so an allocation far larger than the items costs at

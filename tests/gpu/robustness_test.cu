@@ -141,8 +141,8 @@ void check_all_algorithms(const Policy& policy, std::uint64_t seed) {
     cascade::inclusive_scan(policy.with(cascade::strategy::blelloch), d.begin(), d.end(), out.begin());
     CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream()));
     EXPECT_EQ(to_host(out), inclusive(h));
-    // The offsets forms, which read the offsets' ends back while their work
-    // is queued: segments of 1000.
+    // The offsets forms (the scan reads the offsets' ends back while its
+    // work is queued; segmented_reduce over an array does not): segments of 1000.
     std::vector<long long> offsets, want_sums;
     std::vector<int> want_scan(n);
     for (std::size_t i = 0; i < n; i += 1000) {
@@ -313,7 +313,7 @@ TEST_F(Robustness, ThreadsSharingAStream) {
           cascade::reduce_into(cascade::cuda.on(stream), d.begin(), d.end(), total.begin(), 0ll,
                                cuda::std::plus<>{});
           const long long sum = cascade::reduce(cascade::cuda.on(stream), d.begin(), d.end(), 0ll);
-          // (The offsets form: its ends read back through the thread's own slot.)
+          // (segmented_reduce by offsets: stream-ordered, its grid sized by the values' allocation.)
           const thrust::device_vector<long long> halves(std::vector<long long>{0, (long long)n / 2, (long long)n});
           thrust::device_vector<long long> sums(2);
           cascade::segmented_reduce(cascade::cuda.on(stream), d.begin(), halves.begin(), halves.end(), sums.begin(),
@@ -646,6 +646,51 @@ TEST_F(Robustness, StreamOfAnotherDeviceIsAClearError) {
   CASCADE_TEST_CUDA(cudaSetDevice(1));
   CASCADE_TEST_CUDA(cudaStreamDestroy(on_one));
   CASCADE_TEST_CUDA(cudaSetDevice(0));
+}
+
+
+// The check's cache remembers a thread's last stream handle per context. A
+// handle destroyed on device 0 and given again by the driver to a stream of
+// device 1 must still be refused while device 0 is current, nothing written.
+TEST_F(Robustness, ReusedHandleOfAnotherDeviceIsAClearError) {
+  if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << device_count();
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  const std::vector<int> h = small_ints(100'000, 1700);
+  const auto d = to_device(h);
+  thrust::device_vector<int> out(h.size());
+  cudaStream_t first;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&first, cudaStreamNonBlocking));
+  cascade::inclusive_scan(cascade::cuda.on(first), d.begin(), d.end(), out.begin());
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(first));
+  ASSERT_EQ(to_host(out), inclusive(h));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(first));
+  CASCADE_TEST_CUDA(cudaSetDevice(1));
+  std::vector<cudaStream_t> made;
+  cudaStream_t same = nullptr;
+  for (int i = 0; i < 256 && same == nullptr; ++i) {
+    cudaStream_t s;
+    CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    made.push_back(s);
+    if (s == first) same = s;
+  }
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  if (same != nullptr) {
+    poison(out);
+    try {
+      cascade::inclusive_scan(cascade::cuda.on(same), d.begin(), d.end(), out.begin());
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("another device"), std::string::npos) << e.what();
+    }
+    const auto got = to_host(out);
+    EXPECT_TRUE(std::all_of(got.begin(), got.end(), [&](int x) { return x == got[0]; })) << "output written";
+    cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+    EXPECT_EQ(to_host(out), inclusive(h)) << "device 0 after the refusal";
+  }
+  CASCADE_TEST_CUDA(cudaSetDevice(1));
+  for (cudaStream_t s : made) CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  if (same == nullptr) GTEST_SKIP() << "the driver gave none of 256 new streams of device 1 the destroyed handle";
 }
 
 }  // namespace

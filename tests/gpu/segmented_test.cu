@@ -734,14 +734,13 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   const auto negative = to_device(std::vector<std::int64_t>{-4, 10});
   const auto past_the_values = to_device(std::vector<std::int64_t>{0, 50, 101});
   thrust::device_vector<std::int32_t> out(100, -1);
-  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), descending.begin(), descending.end(), out.begin(),
-                                         0, plus{}),
-               std::invalid_argument);
-  // (The values' allocation bounds them: the reduction was queued before the
-  // host saw the offsets, and wrote nothing.)
-  EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), past_the_values.begin(), past_the_values.end(),
-                                         out.begin(), 0, plus{}),
-               std::invalid_argument);
+  // segmented_reduce over an array is stream-ordered: the host never sees
+  // the offsets, and the kernel, which checks their ends, writes nothing.
+  for (const auto* bad : {&descending, &negative, &past_the_values}) {
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), bad->begin(), bad->end(), out.begin(), 0, plus{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  }
+  EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, thrust::counting_iterator<std::int32_t>(0), descending.begin(),
                                          descending.end(), out.begin(), 0, plus{}),
                std::invalid_argument);  // (values with no allocation: the ends read back first)
@@ -753,6 +752,49 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
+}
+
+// Holds its stream until the host opens the gate, or gives up after 20 s
+// (what a call that waited for the stream would make it do) and says so.
+__global__ void hold_until_open(const volatile int* gate, int* gave_up) {
+  std::uint64_t start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    if (*gate != 0) return;
+    __nanosleep(1000);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < 20'000'000'000ull);
+  *gave_up = 1;
+}
+
+// segmented_reduce by offsets over an array returns at once, its work queued
+// behind what its stream holds (a kernel that waits for the host), and is
+// right once the stream runs.
+TEST_F(Segmented, OffsetsFormOverAnArrayIsStreamOrdered) {
+  const std::int64_t n = (1 << 20) + 5;
+  const auto v = random_input<std::int32_t, plus>(n, 51);
+  const auto d_v = to_device(v);
+  const auto offsets = offsets_of<std::int64_t>(segment_lengths("powerlaw", n, 0, 53));
+  const auto d_offsets = to_device(offsets);
+  thrust::device_vector<std::int32_t> out(offsets.size() - 1);
+  poison(out);
+  int* gate = nullptr;
+  CASCADE_TEST_CUDA(cudaHostAlloc(&gate, sizeof(int), cudaHostAllocMapped));
+  *gate = 0;
+  thrust::device_vector<int> gave_up(1, 0);
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  hold_until_open<<<1, 1, 0, stream>>>(gate, gave_up.data().get());
+  CASCADE_TEST_CUDA(cudaGetLastError());
+  cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), 3,
+                            plus{});
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady) << "the call waited for its stream";
+  *static_cast<volatile int*>(gate) = 1;
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+  EXPECT_EQ(gave_up[0], 0) << "the call waited for its stream";
+  expect_equal(to_host(out), ref_segmented_reduce(v, offsets, std::int32_t{3}, plus{}));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+  CASCADE_TEST_CUDA(cudaFreeHost(gate));
 }
 
 // Offsets that do not ascend inside the range (not checked: that would cost
