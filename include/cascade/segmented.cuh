@@ -20,13 +20,18 @@
 // first. op must be associative; it need not commute, sees the values of
 // one segment only, in order, and needs no identity.
 //
-// The scans return d_first + offsets[segments]. On a GPU policy the offsets
-// forms read offsets[0] and offsets[segments] back to the host before they
-// launch (the grid depends on them), so they wait for their stream; the
-// fixed-size form is stream-ordered. Checked: offsets[segments] >=
-// offsets[0] >= 0 (std::invalid_argument, nothing written); the host
-// policies check that every offset is ascending. Scans may run in place
-// (d_first == values_first). GPU results are bitwise identical run to run.
+// The scans return d_first + offsets[segments]. On a GPU policy
+// segmented_reduce is stream-ordered: the fixed-size form, and the offsets
+// form over values in a device array (up to 2^26 4-byte items of
+// allocation), whose blocks read offsets[0] and offsets[segments]
+// themselves. The scans, and segmented_reduce over other values, read those
+// two offsets back to the host and wait for their stream. Checked:
+// offsets[segments] >= offsets[0] >= 0, and within the values' allocation
+// where they are an array: nothing written when they fail, and
+// std::invalid_argument where the host reads them (the stream-ordered form
+// cannot tell the host). The host policies check that every offset is
+// ascending. Scans may run in place (d_first == values_first). GPU results
+// are bitwise identical run to run.
 
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
