@@ -623,8 +623,23 @@ TEST_F(Robustness, OneThreadPerDevice) {
   EXPECT_EQ(failures.load(), 0);
 }
 
-// A policy whose stream belongs to another device than the current one: a
-// clear std::invalid_argument, nothing written.
+// Calls on device 0 with `stream`, a stream of device 1: a clear
+// std::invalid_argument, nothing written.
+void expect_refused_as_another_devices(cudaStream_t stream, const thrust::device_vector<int>& d,
+                                       thrust::device_vector<int>& out) {
+  poison(out);
+  try {
+    cascade::inclusive_scan(cascade::cuda.on(stream), d.begin(), d.end(), out.begin());
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("another device"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)cascade::reduce(cascade::cuda.on(stream), d.begin(), d.end()), std::invalid_argument);
+  const auto got = to_host(out);
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [&](int x) { return x == got[0]; })) << "output written";
+}
+
+// A policy whose stream belongs to another device than the current one.
 TEST_F(Robustness, StreamOfAnotherDeviceIsAClearError) {
   if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << device_count();
   CASCADE_TEST_CUDA(cudaSetDevice(1));
@@ -633,25 +648,16 @@ TEST_F(Robustness, StreamOfAnotherDeviceIsAClearError) {
   CASCADE_TEST_CUDA(cudaSetDevice(0));
   const auto d = to_device(small_ints(100'000, 1600));
   thrust::device_vector<int> out(100'000);
-  poison(out);
-  try {
-    cascade::inclusive_scan(cascade::cuda.on(on_one), d.begin(), d.end(), out.begin());
-    ADD_FAILURE() << "no exception";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("another device"), std::string::npos) << e.what();
-  }
-  EXPECT_THROW((void)cascade::reduce(cascade::cuda.on(on_one), d.begin(), d.end()), std::invalid_argument);
-  const auto got = to_host(out);
-  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [&](int x) { return x == got[0]; })) << "output written";
+  expect_refused_as_another_devices(on_one, d, out);
   CASCADE_TEST_CUDA(cudaSetDevice(1));
   CASCADE_TEST_CUDA(cudaStreamDestroy(on_one));
   CASCADE_TEST_CUDA(cudaSetDevice(0));
 }
 
-
-// The check's cache remembers a thread's last stream handle per context. A
+// The check remembers the last stream a thread passed (per context). A
 // handle destroyed on device 0 and given again by the driver to a stream of
-// device 1 must still be refused while device 0 is current, nothing written.
+// device 1 must still be refused while device 0 is current, nothing written
+// (the check knows streams by their ids).
 TEST_F(Robustness, ReusedHandleOfAnotherDeviceIsAClearError) {
   if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << device_count();
   CASCADE_TEST_CUDA(cudaSetDevice(0));
@@ -675,15 +681,7 @@ TEST_F(Robustness, ReusedHandleOfAnotherDeviceIsAClearError) {
   }
   CASCADE_TEST_CUDA(cudaSetDevice(0));
   if (same != nullptr) {
-    poison(out);
-    try {
-      cascade::inclusive_scan(cascade::cuda.on(same), d.begin(), d.end(), out.begin());
-      ADD_FAILURE() << "no exception";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("another device"), std::string::npos) << e.what();
-    }
-    const auto got = to_host(out);
-    EXPECT_TRUE(std::all_of(got.begin(), got.end(), [&](int x) { return x == got[0]; })) << "output written";
+    expect_refused_as_another_devices(same, d, out);
     cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
     EXPECT_EQ(to_host(out), inclusive(h)) << "device 0 after the refusal";
   }
