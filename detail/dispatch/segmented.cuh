@@ -176,17 +176,15 @@ std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, c
   return offset_ends(offsets, segments, stream, at, name, [] {});
 }
 
-// The items from an array of values to the end of its allocation, where an
-// offsets form's grid of Tuning's tiles may be sized by that (tuning:
-// bounded_grid_max_tiles); else 0 (other iterators, or memory the driver
-// gives no range for).
-template <class Tuning, class T>
-offset_t bounded_segmented_items(const T* values) {
-  const offset_t bound = items_to_allocation_end(values);
+// The items from the values (an array, or a transform of one) to the end of
+// the array's allocation, where an offsets form's grid of Tuning's tiles may
+// be sized by that (tuning: bounded_grid_max_tiles); else 0 (other
+// iterators, or memory the driver gives no range for).
+template <class Tuning, class ValueIt>
+offset_t bounded_segmented_items(ValueIt values) {
+  const offset_t bound = items_to_allocation_end_of(values);
   return bound <= bounded_grid_max_tiles * segmented_tile_items<Tuning> ? bound : 0;
 }
-template <class ValueIt>
-inline constexpr bool values_in_array_v = std::is_pointer_v<unwrapped_t<ValueIt>>;
 
 // Refuses offsets that end past the values' allocation (`bound` items).
 inline void check_within_bound(offset_t last, offset_t bound, const char* name) {
@@ -223,19 +221,20 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   if (segments == 0) return;
   check_device_accessible(offsets, name, "the offsets");
   check_device_accessible(out, name, "the output range");
-  // Values in an array: its allocation bounds the items, and so the grid,
-  // whose blocks read the item count themselves, so the call is
-  // stream-ordered, as a form that returns nothing should be: no read-back,
-  // no wait (2^16 items: one launch instead of a launch and a wait for the
-  // host, h200-segmented-stream-ordered.json). The kernel refuses ends that
-  // are not ascending or pass the allocation by writing nothing: the host
-  // never sees them. Up to bounded_grid_max_tiles tiles of allocation (a
-  // block past the items costs about 0.65 ns: tuning/segmented.cuh); in a
-  // stream being captured, where nothing may wait, however large.
-  if constexpr (values_in_array_v<ValueIt>) {
+  // Values in an array (or a transform of one): its allocation bounds the
+  // items, and so the grid, whose blocks read the item count themselves, so
+  // the call is stream-ordered, as a form that returns nothing should be: no
+  // read-back, no wait (2^16 items: one launch instead of a launch and a
+  // wait for the host, h200-segmented-stream-ordered.json). The kernel
+  // refuses ends that are not ascending or pass the allocation by writing
+  // nothing: the host never sees them. Up to bounded_grid_max_tiles tiles of
+  // allocation (a block past the items costs about 0.65 ns:
+  // tuning/segmented.cuh); in a stream being captured, where nothing may
+  // wait, however large.
+  if constexpr (reads_an_array<ValueIt>()) {
     const offset_t bound = stream_is_capturing(policy.stream())
-                               ? items_to_allocation_end(unwrap(values))
-                               : bounded_segmented_items<tile_totals_tuning<T>>(unwrap(values));
+                               ? items_to_allocation_end_of(values)
+                               : bounded_segmented_items<tile_totals_tuning<T>>(values);
     if (bound > 0) {
       check_device_accessible(values, name, "the values");
       with_segment_id(segments, [&](auto id) {
@@ -314,10 +313,10 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
       }
     });
   };
-  // Values in an array: as segmented_reduce, the grid sized by its
-  // allocation, its first block reporting the ends.
-  if constexpr (values_in_array_v<ValueIt>) {
-    if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(unwrap(values)); bound > 0) {
+  // Values in an array (or a transform of one): as segmented_reduce, the
+  // grid sized by its allocation, its first block reporting the ends.
+  if constexpr (reads_an_array<ValueIt>()) {
+    if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(values); bound > 0) {
       check_device_accessible(values, name, "the values");
       check_device_accessible(out, name, "the output range");
       const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name,

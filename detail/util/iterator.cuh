@@ -111,6 +111,15 @@ struct is_thrust_transform : std::false_type {};
 template <class F, class It, class R, class V>
 struct is_thrust_transform<thrust::transform_iterator<F, It, R, V>> : std::true_type {};
 
+// Transform iterators (Thrust's and libcu++'s), whose values are f(base[i]):
+// one value an item of the iterator they transform.
+template <class It>
+struct is_transform : is_thrust_transform<It> {};
+#if CASCADE_HAS_CUDA_ITERATORS
+template <class F, class It>
+struct is_transform<::cuda::transform_iterator<F, It>> : std::true_type {};
+#endif
+
 template <class It>
 __device__ __forceinline__ array_address array_of(const It& it) {
   if constexpr (std::is_pointer_v<It>) return {static_cast<const void*>(it), true};
@@ -157,14 +166,33 @@ offset_t items_to_allocation_end(const T* p) {
   if (range == nullptr || range(&base, &bytes, at) != CUDA_SUCCESS || at < base || at >= base + bytes) return 0;
   return static_cast<offset_t>((base + bytes - at) / sizeof(T));
 }
+// Whether an iterator reads one array, value i at item i: a pointer, or a
+// transform iterator over one.
+template <class It>
+constexpr bool reads_an_array() {
+  using raw_t = unwrapped_t<It>;
+  if constexpr (is_transform<raw_t>::value) return reads_an_array<std::decay_t<decltype(std::declval<raw_t>().base())>>();
+  else return std::is_pointer_v<raw_t>;
+}
+// The same bound for such an iterator (0 for others).
+template <class It>
+offset_t items_to_allocation_end_of(It it) {
+  auto raw = unwrap(it);
+  if constexpr (is_transform<decltype(raw)>::value) return items_to_allocation_end_of(raw.base());
+  else if constexpr (std::is_pointer_v<decltype(raw)>) return items_to_allocation_end(raw);
+  else return 0;
+}
 
-// A raw pointer handed to a GPU policy must point to memory the device can
-// reach: device, managed, or page-locked host memory. Pageable host memory
-// would make the kernel fault; say so instead. Fancy iterators are not checked.
+// A raw pointer handed to a GPU policy, or one under a transform iterator,
+// must point to memory the device can reach: device, managed, or page-locked
+// host memory. Pageable host memory would make the kernel fault; say so
+// instead. Other fancy iterators are not checked.
 template <class It>
 void check_device_accessible(It it, const char* algorithm, const char* what) {
   auto raw = unwrap(it);
-  if constexpr (std::is_pointer_v<decltype(raw)>) {
+  if constexpr (is_transform<decltype(raw)>::value) {
+    check_device_accessible(raw.base(), algorithm, what);
+  } else if constexpr (std::is_pointer_v<decltype(raw)>) {
     if (raw == nullptr) throw std::invalid_argument(std::string(algorithm) + ": " + what + " is a null pointer");
     if (driver_knows_pointer(static_cast<const void*>(raw))) return;
     // Not known to the driver (or no entry point): the runtime's answer,

@@ -23,11 +23,12 @@
 // The scans return d_first + offsets[segments]. On a GPU policy
 // segmented_reduce is stream-ordered: the fixed-size form, and the offsets
 // form over values in a device array (up to 2^26 4-byte items of
-// allocation), whose blocks read offsets[0] and offsets[segments]
-// themselves. The scans, and segmented_reduce over other values, read those
-// two offsets back to the host and wait for their stream. Checked:
-// offsets[segments] >= offsets[0] >= 0, and within the values' allocation
-// where they are an array: nothing written when they fail, and
+// allocation) or a transform iterator over one, whose blocks read
+// offsets[0] and offsets[segments] themselves. The scans, and
+// segmented_reduce over other values, read those two offsets back to the
+// host and wait for their stream. Checked: offsets[segments] >= offsets[0]
+// >= 0, and within the values' allocation where they are an array (or a
+// transform of one): nothing written when they fail, and
 // std::invalid_argument where the host reads them (the stream-ordered form
 // cannot tell the host). The host policies check that every offset is
 // ascending. Scans may run in place (d_first == values_first). GPU results

@@ -370,6 +370,10 @@ TEST_F(Api, ReversedRangeIsInvalidArgumentAndWritesNothing) {
   for (int v : to_host(out)) ASSERT_EQ(v, poison_value<int>());
 }
 
+struct doubled {
+  __host__ __device__ int operator()(int x) const { return 2 * x; }
+};
+
 TEST_F(Api, HostMemoryIsAClearError) {
   std::vector<int> host(1000, 1);
   thrust::device_vector<int> out(1000);
@@ -386,8 +390,16 @@ TEST_F(Api, HostMemoryIsAClearError) {
                           "host memory");
   int* null = nullptr;
   expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, null, null + 5, out.begin()); }, "null");
+  // Host memory under a transform iterator (the check looks through it).
+  const auto twice = thrust::make_transform_iterator(host.data(), doubled{});
+  expect_invalid_argument([&] { cascade::reduce(cascade::cuda, twice, twice + 1000, 0); }, "host memory");
+  expect_invalid_argument([&] { cascade::inclusive_scan(cascade::cuda, twice, twice + 1000, out.begin()); },
+                          "host memory");
   for (int v : to_host(out)) ASSERT_EQ(v, poison_value<int>());
   EXPECT_EQ(host, std::vector<int>(1000, 1));
+  // Device memory under one passes it.
+  const auto d_twice = thrust::make_transform_iterator(d.begin(), doubled{});
+  EXPECT_EQ(cascade::reduce(cascade::cuda, d_twice, d_twice + 1000, 0), 2000);
 }
 
 // Memory the device can reach without being device memory passes the

@@ -630,9 +630,13 @@ TEST_F(Segmented, MoreThan2To31Segments) {
   EXPECT_EQ(thrust::count_if(thrust::device, i0, i0 + segments, wrong_single{out.data().get(), 0}), 0);
 }
 
+struct triple {
+  __host__ __device__ std::int32_t operator()(std::int32_t x) const { return 3 * x; }
+};
+
 // The stream-ordered forms captured into a graph and replayed, among them
-// segmented_reduce by offsets over a device array (its grid sized by the
-// allocation), which writes nothing on a replay whose offsets' ends are
+// segmented_reduce by offsets over a device array or a transform of one (its
+// grid sized by the allocation), which writes nothing on a replay whose offsets' ends are
 // wrong; the offsets forms that read two offsets back to the host (the
 // scans, which return where their outputs end, and segmented_reduce over
 // other values) refuse capture clearly and leave the capture intact.
@@ -651,7 +655,7 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   auto d_offsets = to_device(offsets);
   const std::int64_t segments = runs.size() - 1, size = 1000;
   thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
-  thrust::device_vector<std::int32_t> offset_sums(offsets.size() - 1);
+  thrust::device_vector<std::int32_t> offset_sums(offsets.size() - 1), tripled_sums(offsets.size() - 1);
   thrust::device_vector<std::int32_t> fixed((n + size - 1) / size);
   thrust::device_vector<std::int64_t> count(1);
 
@@ -665,6 +669,8 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   cascade::segmented_reduce(pol, d_v.begin(), d_v.end(), size, fixed.begin(), std::int32_t{0}, plus{});
   cascade::segmented_reduce(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), offset_sums.begin(), std::int32_t{5},
                             plus{});
+  cascade::segmented_reduce(pol, thrust::make_transform_iterator(d_v.begin(), triple{}), d_offsets.begin(),
+                            d_offsets.end(), tripled_sums.begin(), std::int32_t{5}, plus{});
   auto refused = [&](auto call, const char* what) {
     try {
       call();
@@ -692,9 +698,13 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   fixed_offsets.push_back(n);
   const auto want_fixed = ref_segmented_reduce(v, fixed_offsets, std::int32_t{0}, plus{});
   const auto want_offset_sums = ref_segmented_reduce(v, offsets, std::int32_t{5}, plus{});
+  std::vector<std::int32_t> v3(v.size());
+  std::transform(v.begin(), v.end(), v3.begin(), triple{});
+  const auto want_tripled_sums = ref_segmented_reduce(v3, offsets, std::int32_t{5}, plus{});
   for (int replay = 0; replay < 2; ++replay) {
     SCOPED_TRACE("replay " + std::to_string(replay));
-    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count), poison(offset_sums);
+    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count), poison(offset_sums),
+        poison(tripled_sums);
     CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
     CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
     expect_equal(to_host(inclusive), want_inclusive);
@@ -705,6 +715,7 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
     expect_equal(got, want_sums);
     expect_equal(to_host(fixed), want_fixed);
     expect_equal(to_host(offset_sums), want_offset_sums);
+    expect_equal(to_host(tripled_sums), want_tripled_sums);
   }
   // Replays whose offsets' ends are wrong (past the values' allocation; not
   // ascending) write nothing, and a replay after them is right again.
@@ -738,6 +749,8 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
   // the offsets, and the kernel, which checks their ends, writes nothing.
   for (const auto* bad : {&descending, &negative, &past_the_values}) {
     cascade::segmented_reduce(cascade::cuda, d_v.begin(), bad->begin(), bad->end(), out.begin(), 0, plus{});
+    cascade::segmented_reduce(cascade::cuda, thrust::make_transform_iterator(d_v.begin(), triple{}), bad->begin(),
+                              bad->end(), out.begin(), 0, plus{});
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   }
   EXPECT_EQ(to_host(out), std::vector<std::int32_t>(100, -1));
@@ -748,6 +761,9 @@ TEST_F(Segmented, BadOffsetsWriteNothing) {
                std::invalid_argument);
   EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), past_the_values.begin(),
                                                  past_the_values.end(), out.begin()),
+               std::invalid_argument);
+  EXPECT_THROW(cascade::segmented_inclusive_scan(cascade::cuda, thrust::make_transform_iterator(d_v.begin(), triple{}),
+                                                 past_the_values.begin(), past_the_values.end(), out.begin()),
                std::invalid_argument);
   EXPECT_THROW(cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), 0, out.begin(), 0, plus{}),
                std::invalid_argument);
@@ -767,17 +783,20 @@ __global__ void hold_until_open(const volatile int* gate, int* gave_up) {
   *gave_up = 1;
 }
 
-// segmented_reduce by offsets over an array returns at once, its work queued
-// behind what its stream holds (a kernel that waits for the host), and is
-// right once the stream runs.
+// segmented_reduce by offsets over an array, or over a transform of one,
+// returns at once, its work queued behind what its stream holds (a kernel
+// that waits for the host), and is right once the stream runs.
 TEST_F(Segmented, OffsetsFormOverAnArrayIsStreamOrdered) {
   const std::int64_t n = (1 << 20) + 5;
   const auto v = random_input<std::int32_t, plus>(n, 51);
   const auto d_v = to_device(v);
   const auto offsets = offsets_of<std::int64_t>(segment_lengths("powerlaw", n, 0, 53));
   const auto d_offsets = to_device(offsets);
-  thrust::device_vector<std::int32_t> out(offsets.size() - 1);
+  thrust::device_vector<std::int32_t> out(offsets.size() - 1), tripled(offsets.size() - 1);
   poison(out);
+  poison(tripled);
+  std::vector<std::int32_t> v3(v.size());
+  std::transform(v.begin(), v.end(), v3.begin(), triple{});
   int* gate = nullptr;
   CASCADE_TEST_CUDA(cudaHostAlloc(&gate, sizeof(int), cudaHostAllocMapped));
   *gate = 0;
@@ -788,11 +807,14 @@ TEST_F(Segmented, OffsetsFormOverAnArrayIsStreamOrdered) {
   CASCADE_TEST_CUDA(cudaGetLastError());
   cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), 3,
                             plus{});
-  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady) << "the call waited for its stream";
+  cascade::segmented_reduce(cascade::cuda.on(stream), thrust::make_transform_iterator(d_v.begin(), triple{}),
+                            d_offsets.begin(), d_offsets.end(), tripled.begin(), 3, plus{});
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady) << "a call waited for its stream";
   *static_cast<volatile int*>(gate) = 1;
   CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
-  EXPECT_EQ(gave_up[0], 0) << "the call waited for its stream";
+  EXPECT_EQ(gave_up[0], 0) << "a call waited for its stream";
   expect_equal(to_host(out), ref_segmented_reduce(v, offsets, std::int32_t{3}, plus{}));
+  expect_equal(to_host(tripled), ref_segmented_reduce(v3, offsets, std::int32_t{3}, plus{}));
   CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
   CASCADE_TEST_CUDA(cudaFreeHost(gate));
 }
