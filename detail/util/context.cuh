@@ -147,20 +147,13 @@ inline bool stream_is_capturing(cudaStream_t stream) {
 
 // A policy's stream must belong to the current device: cascade makes no
 // device switch of its own (the work would otherwise run, or fail, far from
-// where the caller set it up). Checked once per (thread, stream, context),
-// the stream known by its id, not its handle: the driver may give a
-// destroyed stream's handle to a new stream of another device (the id
-// costs 51 ns a call on the H200's host); the default streams always
-// belong to the current device.
+// where the caller set it up). Checked once per (thread, stream, context);
+// the default streams always belong to the current device.
 inline void check_stream_device(cudaStream_t stream, const device_context& at, const char* algorithm) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
-  thread_local bool checked = false;
-  thread_local unsigned long long last_stream = 0;
+  thread_local cudaStream_t last_stream = nullptr;
   thread_local std::uint64_t last_context = 0;
-  unsigned long long id = 0;
-  const bool has_id = cudaStreamGetId(stream, &id) == cudaSuccess;
-  if (!has_id) (void)cudaGetLastError();  // not a stream the runtime knows: the driver's query below says why
-  if (checked && has_id && id == last_stream && at.context == last_context) return;
+  if (stream == last_stream && at.context == last_context) return;
   using stream_context_t = CUresult (*)(CUstream, CUcontext*);
   static const stream_context_t stream_context = driver_entry<stream_context_t>("cuStreamGetCtx");
   using get_current_t = CUresult (*)(CUcontext*);
@@ -179,8 +172,7 @@ inline void check_stream_device(cudaStream_t stream, const device_context& at, c
                                 ": the policy's stream belongs to another device than the current one; call "
                                 "cudaSetDevice(the stream's device) first");
   }
-  checked = has_id;
-  last_stream = id;
+  last_stream = stream;
   last_context = at.context;
 }
 
