@@ -148,8 +148,8 @@ template <class OffsetIt, class Queue>
 std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, cudaStream_t stream,
                                           const device_context& at, const char* name, Queue queue) {
   require_not_capturing(stream, name,
-                        "the keyed or fixed-size forms, or segmented_reduce over values in a device allocation (this "
-                        "call reads the offsets' ends back to the host)");
+                        "the keyed or fixed-size forms, or segmented_reduce over values in a device allocation or a "
+                        "transform of one (this call reads the offsets' ends back to the host)");
   offset_t* ends = result_slot::get<offset_t[3]>(at)[0];
   thread_local offset_t tickets = 0;  // (the slot is the thread's too)
   const offset_t ticket = ++tickets;
@@ -178,12 +178,13 @@ std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, c
 
 // The items from the values (an array, or a transform of one) to the end of
 // the array's allocation, where an offsets form's grid of Tuning's tiles may
-// be sized by that (tuning: bounded_grid_max_tiles); else 0 (other
-// iterators, or memory the driver gives no range for).
-template <class Tuning, class ValueIt>
-offset_t bounded_segmented_items(ValueIt values) {
+// be sized by that (tuning: bounded_grid_max_tiles, or any size where
+// any_size(), asked only past that bound); else 0 (other iterators, or
+// memory the driver gives no range for).
+template <class Tuning, class ValueIt, class AnySize>
+offset_t bounded_segmented_items(ValueIt values, AnySize any_size) {
   const offset_t bound = items_to_allocation_end_of(values);
-  return bound <= bounded_grid_max_tiles * segmented_tile_items<Tuning> ? bound : 0;
+  return bound <= bounded_grid_max_tiles * segmented_tile_items<Tuning> || any_size() ? bound : 0;
 }
 
 // Refuses offsets that end past the values' allocation (`bound` items).
@@ -232,9 +233,8 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
   // tuning/segmented.cuh); in a stream being captured, where nothing may
   // wait, however large.
   if constexpr (reads_an_array<ValueIt>()) {
-    const offset_t bound = stream_is_capturing(policy.stream())
-                               ? items_to_allocation_end_of(values)
-                               : bounded_segmented_items<tile_totals_tuning<T>>(values);
+    const offset_t bound = bounded_segmented_items<tile_totals_tuning<T>>(
+        values, [&] { return stream_is_capturing(policy.stream()); });
     if (bound > 0) {
       check_device_accessible(values, name, "the values");
       with_segment_id(segments, [&](auto id) {
@@ -316,7 +316,8 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
   // Values in an array (or a transform of one): as segmented_reduce, the
   // grid sized by its allocation, its first block reporting the ends.
   if constexpr (reads_an_array<ValueIt>()) {
-    if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(values); bound > 0) {
+    if (const offset_t bound = bounded_segmented_items<numbered_masked_scan_tuning<T>>(values, [] { return false; });
+        bound > 0) {
       check_device_accessible(values, name, "the values");
       check_device_accessible(out, name, "the output range");
       const auto ends = offset_ends(unwrap(offsets), segments, policy.stream(), call.at(), name,
