@@ -6,7 +6,9 @@
 // Thrust has the algorithm), copy_limit (a device-to-device copy of the
 // bytes the algorithm must move). Sums of float and int32 at 2^16 and 2^26,
 // 64-bit offsets; shapes lenL (every segment L long), powerlaw (Pareto
-// alpha = 1.1) and halfempty (every other segment empty, the others 32).
+// alpha = 1.1), halfempty (every other segment empty, the others 32) and,
+// for the offsets forms, leadempty (n / 16 empty segments, as a matrix's
+// empty rows, before segments of 64).
 // The counter `bytes` is what the algorithm must read and write.
 
 #include "harness.cuh"
@@ -41,10 +43,12 @@ using plus = ::cuda::std::plus<>;
 std::vector<std::int64_t> shape_offsets(const std::string& shape, std::int64_t n) {
   std::vector<std::int64_t> offsets{0};
   std::mt19937_64 rng(42);
+  if (shape == "leadempty") offsets.assign(n / 16 + 1, 0);
   while (offsets.back() < n) {
     std::int64_t len;
     if (shape == "powerlaw") len = std::int64_t(std::pow(1.0 - std::uniform_real_distribution<double>(0, 1)(rng), -1.0 / 1.1));
     else if (shape == "halfempty") offsets.push_back(offsets.back()), len = 32;
+    else if (shape == "leadempty") len = 64;
     else len = std::stoll(shape.substr(3));
     offsets.push_back(std::min(n, offsets.back() + len));
   }
@@ -185,7 +189,7 @@ bool slow_case(const std::string& algorithm, const std::string& impl, std::int64
   if (impl != "cub" || n < (std::int64_t(1) << 24)) return false;
   if (algorithm != "segmented_reduce" && algorithm != "segmented_inclusive_scan") return false;
   return shape == "len1" || shape == "len4" || shape == "len16" || shape == "powerlaw" || shape == "halfempty" ||
-         shape == "len4194304";
+         shape == "len4194304" || shape == "leadempty";
 }
 
 template <class T>
@@ -193,7 +197,7 @@ void register_type(const options& opt, const char* type_name) {
   const char* algorithms[] = {"segmented_reduce", "segmented_reduce_fixed", "reduce_by_key", "inclusive_scan_by_key",
                               "exclusive_scan_by_key", "segmented_inclusive_scan"};
   const char* shapes[] = {"len1", "len4", "len16", "len64", "len256", "len4096", "len65536", "len4194304",
-                          "powerlaw", "halfempty"};
+                          "powerlaw", "halfempty", "leadempty"};
   for (int log2 : {16, 26}) {
     const std::int64_t n = std::int64_t(1) << log2;
     for (const char* shape : shapes) {
@@ -202,6 +206,8 @@ void register_type(const options& opt, const char* type_name) {
       for (const char* algorithm : algorithms) {
         const std::string alg = algorithm;
         if (alg == "segmented_reduce_fixed" && sh.rfind("len", 0) != 0) continue;
+        // (The keys of leadempty are those of len64: empty segments hold no key.)
+        if (sh == "leadempty" && alg != "segmented_reduce" && alg != "segmented_inclusive_scan") continue;
         for (const char* impl : {"cascade", "cascade.into", "cub", "thrust", "copy_limit"}) {
           const std::string im = impl;
           if (im == "cascade.into" && alg != "reduce_by_key") continue;

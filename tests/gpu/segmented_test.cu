@@ -507,6 +507,50 @@ void check_empties_at_tile_edges() {
 TEST_F(Segmented, EmptySegmentsAtTileEdgesInt32) { check_empties_at_tile_edges<std::int32_t>(); }
 TEST_F(Segmented, EmptySegmentsAtTileEdgesInt64) { check_empties_at_tile_edges<std::int64_t>(); }
 
+// Long runs of empty segments where a tile starts (before the first item,
+// and at tiles' edges: of 31, 32, 33 and thousands, around the 32 that a
+// tile probes at once before it searches) and after the last item: every
+// one gets init, and the scans are unchanged by them. Offsets from item 3
+// of the values, so that the runs' begins are not 0.
+TEST_F(Segmented, LongRunsOfEmptySegmentsAtTileEdges) {
+  using T = std::int64_t;
+  const std::int64_t tile = 16384 / sizeof(T);  // the reduce's tile: 256 threads x 64 bytes
+  std::vector<std::int64_t> lengths(100003, 0);
+  const std::int64_t runs[] = {31, 32, 33, 1, 5000, 64, 2, 250000};
+  for (int t = 0; t < 40; ++t) {
+    lengths.push_back(t % 3 == 1 ? 3 * tile : tile);
+    if (t % 2 == 0) lengths.insert(lengths.end(), runs[(t / 2) % 8], 0);
+  }
+  lengths.insert(lengths.end(), 40000, 0);
+  const auto offsets = offsets_of<std::int64_t>(lengths, 3);
+  const std::int64_t n = offsets.back() - 3;
+  SCOPED_TRACE(std::to_string(lengths.size()) + " segments, " + std::to_string(n) + " items");
+  const auto v = random_input<T, plus>(n + 3, 95);
+  const auto d_offsets = to_device(offsets);
+  const auto d_v = to_device(v);
+  const T init = -9;
+
+  thrust::device_vector<T> sums(lengths.size());
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init, plus{});
+  expect_equal(to_host(sums), ref_segmented_reduce(v, offsets, init, plus{}));
+
+  thrust::device_vector<T> out(n + 3);
+  for (bool exclusive : {false, true}) {
+    poison(out);
+    auto want = to_host(out);  // (items before offsets[0] keep it)
+    if (exclusive) {
+      cascade::segmented_exclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                        init, plus{});
+    } else {
+      cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                        plus{});
+    }
+    ref_segmented_scan<T>(v, offsets, want, std::plus<>{}, exclusive ? &init : nullptr, exclusive);
+    expect_equal(to_host(out), want);
+  }
+}
+
 // Inclusive scans in place (the exclusive ones are in place above).
 TEST_F(Segmented, InclusiveScansInPlace) {
   for (const shape& s : kShapes) {
