@@ -5,7 +5,8 @@
 // reduce_by_key waits for its stream and reads the count), cub, thrust (where
 // Thrust has the algorithm), copy_limit (a device-to-device copy of the
 // bytes the algorithm must move). Sums of float and int32 at 2^16 and 2^26,
-// 64-bit offsets; shapes lenL (every segment L long), powerlaw (Pareto
+// 64-bit offsets; shapes lenL (every segment L long; len67108864: one
+// segment of 2^26), powerlaw (Pareto
 // alpha = 1.1), halfempty (every other segment empty, the others 32) and,
 // for the offsets forms, leadempty (n / 16 empty segments, as a matrix's
 // empty rows, before segments of 64).
@@ -189,7 +190,7 @@ bool slow_case(const std::string& algorithm, const std::string& impl, std::int64
   if (impl != "cub" || n < (std::int64_t(1) << 24)) return false;
   if (algorithm != "segmented_reduce" && algorithm != "segmented_inclusive_scan") return false;
   return shape == "len1" || shape == "len4" || shape == "len16" || shape == "powerlaw" || shape == "halfempty" ||
-         shape == "len4194304" || shape == "leadempty";
+         shape == "len4194304" || shape == "len67108864" || shape == "leadempty";
 }
 
 template <class T>
@@ -197,7 +198,7 @@ void register_type(const options& opt, const char* type_name) {
   const char* algorithms[] = {"segmented_reduce", "segmented_reduce_fixed", "reduce_by_key", "inclusive_scan_by_key",
                               "exclusive_scan_by_key", "segmented_inclusive_scan"};
   const char* shapes[] = {"len1", "len4", "len16", "len64", "len256", "len4096", "len65536", "len4194304",
-                          "powerlaw", "halfempty", "leadempty"};
+                          "len67108864", "powerlaw", "halfempty", "leadempty"};
   for (int log2 : {16, 26}) {
     const std::int64_t n = std::int64_t(1) << log2;
     for (const char* shape : shapes) {
