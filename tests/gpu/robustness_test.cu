@@ -654,11 +654,11 @@ TEST_F(Robustness, StreamOfAnotherDeviceIsAClearError) {
   CASCADE_TEST_CUDA(cudaSetDevice(0));
 }
 
-// The check remembers the last stream handle a thread passed (per context).
-// A handle destroyed on device 0 and given again by the driver to a stream
-// of device 1 must still be refused while device 0 is current, nothing
-// written. (Where the driver never gives a handle to another device's
-// stream, the case cannot arise and the test says so.)
+// A handle a thread passed, destroyed on device 0 and given again by the
+// driver to a stream of device 1, must be refused while device 0 is current,
+// nothing written: the check must not trust a handle it saw before. (Where
+// the driver never gives a handle to another device's stream, the case
+// cannot arise and the test says so.)
 TEST_F(Robustness, ReusedHandleOfAnotherDeviceIsAClearError) {
   if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << device_count();
   CASCADE_TEST_CUDA(cudaSetDevice(0));
