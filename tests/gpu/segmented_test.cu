@@ -321,6 +321,33 @@ TEST_F(Segmented, SpansJoinedAfterLargeGrids) {
   }
 }
 
+// Segments over thousands of tiles: the tile that ends one joins its
+// pieces a block's threads' worth a round (join_pieces_before in
+// tile_totals.cuh). 20 million items are 4883 tiles of 4-byte values and
+// 9766 of 8-byte ones: 20 and 39 rounds, each ending part-way through a
+// round; in order, for a non-commutative operator of either size, by
+// offsets (a segment begun inside the first tile, a short one after it) and
+// by a fixed size (a last segment shorter).
+template <class V, class Op>
+void check_long_joins() {
+  const std::int64_t n = 20000003;
+  const auto v = random_input<V, Op>(n, 41);
+  const auto d_v = to_device(v);
+  const V init = v[7];
+  const std::vector<std::int64_t> offsets{0, 3, n - 777, n};
+  const auto d_offsets = to_device(offsets);
+  thrust::device_vector<V> out(3);
+  poison(out);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init, Op{});
+  expect_equal(to_host(out), ref_segmented_reduce(v, offsets, init, Op{}));
+  const std::int64_t size = 9000001;
+  poison(out);
+  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), size, out.begin(), init, Op{});
+  expect_equal(to_host(out), ref_segmented_reduce(v, std::vector<std::int64_t>{0, size, 2 * size, n}, init, Op{}));
+}
+TEST_F(Segmented, LongJoinsKeepOrder4Bytes) { check_long_joins<affine16, compose16>(); }
+TEST_F(Segmented, LongJoinsKeepOrder8Bytes) { check_long_joins<affine, compose>(); }
+
 // Fixed sizes take the offsets form's combination tree: the same bits for
 // float sums (sizes that divide a thread's items fold inside the threads,
 // sizes of 2-32 threads' items complete in a warp scan).
