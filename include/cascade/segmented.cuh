@@ -77,6 +77,9 @@ OutIt segmented_scan(const Policy& policy, ValueIt values, OffsetIt offsets_firs
         [&](offset_t, offset_t b, offset_t e) {
           if (exclusive) host::exclusive_scan(values + b, e - b, out + b, init.value, op);
           else host::inclusive_scan(values + b, e - b, out + b, op, init.value, init.has);
+        },
+        [&](offset_t, offset_t b, offset_t e) {
+          host::parallel_scan(values + b, e - b, out + b, op, init.value, init.has, exclusive);
         });
     return out + static_cast<offset_t>(offsets_first[segments]);
   } else {
@@ -92,11 +95,9 @@ void segmented_reduce(const Policy& policy, ValueIt values_first, OffsetIt offse
   constexpr const char* name = "cascade::segmented_reduce";
   const detail::offset_t segments = detail::checked_segments(policy, offsets_first, offsets_last, name);
   if constexpr (is_host_policy_v<Policy>) {
-    detail::host::for_each_segment<std::is_same_v<Policy, parallel_policy>>(
-        segments, [&](detail::offset_t j) { return static_cast<detail::offset_t>(offsets_first[j]); },
-        [&](detail::offset_t j, detail::offset_t b, detail::offset_t e) {
-          out[j] = detail::host::fold(values_first + b, e - b, init, op);
-        });
+    detail::host::segment_totals<std::is_same_v<Policy, parallel_policy>>(
+        segments, [&](detail::offset_t j) { return static_cast<detail::offset_t>(offsets_first[j]); }, values_first,
+        out, init, op);
   } else {
     detail::cuda_segmented_reduce(policy, values_first, offsets_first, segments, out, init, op, name);
   }
@@ -114,11 +115,9 @@ void segmented_reduce(const Policy& policy, ValueIt values_first, ValueIt values
     throw std::invalid_argument(std::string(name) + ": segment_size must be positive (got " + std::to_string(size) + ")");
   }
   if constexpr (is_host_policy_v<Policy>) {
-    detail::host::for_each_segment<std::is_same_v<Policy, parallel_policy>>(
-        (n + size - 1) / size, [&](detail::offset_t j) { return j * size < n ? j * size : n; },
-        [&](detail::offset_t j, detail::offset_t b, detail::offset_t e) {
-          out[j] = detail::host::fold(values_first + b, e - b, init, op);
-        });
+    detail::host::segment_totals<std::is_same_v<Policy, parallel_policy>>(
+        (n + size - 1) / size, [&](detail::offset_t j) { return j * size < n ? j * size : n; }, values_first, out,
+        init, op);
   } else {
     detail::cuda_segmented_reduce_fixed(policy, values_first, n, size, out, init, op, name);
   }
