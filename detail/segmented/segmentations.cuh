@@ -23,6 +23,7 @@ struct csr_segments {
   static constexpr bool stage_begins = true;
   static constexpr bool one_segment_tiles = false;
   static constexpr bool inside_thread_segments = false;
+  static constexpr bool joins_apart = false;  // (fixed_tile_multiples)
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -108,6 +109,7 @@ struct fixed_segments {
   static constexpr bool stage_begins = false;
   static constexpr bool one_segment_tiles = false;
   static constexpr bool inside_thread_segments = false;
+  static constexpr bool joins_apart = false;
   offset_t size;
   Id segments;
   offset_t n;
@@ -132,6 +134,9 @@ struct fixed_segments {
 template <class Id>
 struct fixed_tile_multiples : fixed_segments<Id> {
   static constexpr bool one_segment_tiles = true;
+  // Whether the tiles kernel leaves its segments' joins to a launch of their
+  // own (segments of many tiles: tile_totals.cuh, joins_kernel).
+  bool joins_apart = false;
 };
 
 // Fixed sizes that divide a thread's items (threads start at multiples of

@@ -25,6 +25,7 @@
 #include <cascade/detail/primitives/tile_scan.cuh>
 #include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
+#include <cascade/detail/primitives/uninitialized.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/segmented/pairs.cuh>
 #include <cascade/detail/segmented/segmentations.cuh>
@@ -98,6 +99,69 @@ __device__ __forceinline__ T join_pieces_before(tile_status<T> before, int own_a
     if (!in_warp) __syncthreads();  // (the storage, for the next round)
   }
   return total;
+}
+
+// One round of join_pieces_before's tree by one warp, where every piece is
+// published already: the `valid` pieces from round_first, combined as
+// block_reduce does for Threads threads (each warp's 32 in lane order, then
+// the warps' totals in order), so the same bits; the result in lane 0.
+template <int Threads, class T, class Piece, class Op>
+__device__ __forceinline__ T warp_join_round(Piece piece, offset_t round_first, int valid, Op op) {
+  constexpr int groups = Threads / kWarpThreads;  // (block_reduce's warps)
+  T x[groups];
+#pragma unroll
+  for (int g = 0; g < groups; ++g) {  // (every load in flight before the first shuffle)
+    const int q = g * kWarpThreads + lane_id();
+    if (q < valid) x[g] = piece(round_first + q);
+  }
+  T partial{};  // lane g: group g's total
+#pragma unroll
+  for (int g = 0; g < groups; ++g) {
+    const T total = shuffle_idx(warp_reduce(x[g], op, 0, clamp_to(valid - g * kWarpThreads, 0, kWarpThreads)), 0);
+    if (lane_id() == g) partial = total;
+  }
+  return warp_reduce<ceil_pow2(groups)>(partial, op, 0, min_of((valid + kWarpThreads - 1) / kWarpThreads, groups));
+}
+
+// The joins of fixed-size segments over many tiles, in a launch of their own
+// (fixed_tile_multiples with joins_apart; its tiles kernel publishes each
+// tile's total and joins nothing). Block s joins segment s's pieces with
+// join_pieces_before's tree, the same bits; but its warps reduce the rounds
+// side by side, since every piece is there, where the tiles kernel's last
+// tile reduces them one after the other, a dependent read each (one segment
+// of 2^26 floats: 64 rounds, about 40 us after the other tiles are done).
+template <int Threads, class OutIt, class T, class Op>
+__global__ void joins_kernel(offset_t tiles_per_segment, offset_t tiles, OutIt out, T init, Op op,
+                             tile_status<T> pieces) {
+  __shared__ uninitialized_array<T, kWarpThreads> round_totals;
+  const offset_t from = offset_t(blockIdx.x) * tiles_per_segment;
+  const offset_t count = min_of(tiles_per_segment, tiles - from);
+  if (count < 2) return;  // (a segment of one tile: its tile wrote it)
+  wait_for_prior_grid();  // the pieces (a dependent launch)
+  const auto piece = [&](offset_t q) {
+    T x;
+    pieces.peek(from + q, x);  // (published: the tiles kernel has finished)
+    return x;
+  };
+  const int warps = static_cast<int>(blockDim.x) / kWarpThreads;
+  T total{};
+  for (offset_t batch = 0; batch < count; batch += offset_t(warps) * Threads) {
+    const offset_t round_first = batch + offset_t(warp_id()) * Threads;
+    if (round_first < count) {
+      const int valid = static_cast<int>(min_of<offset_t>(count - round_first, Threads));
+      const T round = warp_join_round<Threads, T>(piece, round_first, valid, op);
+      if (lane_id() == 0) round_totals[warp_id()] = round;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const int rounds = int(min_of<offset_t>((count - batch + Threads - 1) / Threads, warps));
+      for (int r = 0; r < rounds; ++r) {
+        total = batch == 0 && r == 0 ? round_totals[0] : static_cast<T>(op(total, round_totals[r]));
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = static_cast<T>(op(init, total));
 }
 
 // The first of the empty segments just before segment `first`, which begins
@@ -183,6 +247,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   auto own_end = [&](int k) -> T& { return own_ends[exchange_t::blocked_offset(lane_id(), k)]; };
 
   const bool joined = pieces.epoch != 0;
+  if constexpr (Segments::one_segment_tiles) {
+    if (segs.joins_apart) let_dependents_launch();  // (joins_kernel)
+  }
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
   const ValueIt values = values_from + range.first;
@@ -340,7 +407,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     // The first segment, where it began in an earlier tile and ends in this
     // one: its pieces joined in order, the last one this tile's.
     const offset_t first_begin = view.begin(first);
-    if (joined && first_begin < base && (first < last || view.begin(first + 1) <= tile_end)) {
+    if (joined && !segs.joins_apart && first_begin < base && (first < last || view.begin(first + 1) <= tile_end)) {
       // (Clamped: offsets that do not ascend, which no one checks, give wrong
       // totals but read nothing outside the tile. Thread 0 wrote the total
       // of a tile inside one segment.)
@@ -385,9 +452,22 @@ void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out
            tile_status<T>{});
     return;
   }
+  // Fixed sizes of many tiles each are joined by a launch of their own
+  // (joins_kernel), from tuning::joins_apart_min_tiles a segment.
+  constexpr offset_t tile_items = segmented_tile_items<tuning>;
+  if constexpr (Segments::one_segment_tiles) segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
   const launch_status<T> pieces(tiles, at);
   launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
          pieces.words());
+  if constexpr (Segments::one_segment_tiles) {
+    if (!segs.joins_apart) return;
+    const offset_t per_segment = segs.size / tile_items;
+    const offset_t rounds = (per_segment + tuning::block_threads - 1) / tuning::block_threads;
+    const unsigned warps = static_cast<unsigned>(min_of<offset_t>(rounds, kWarpThreads));
+    launch_after_prior(at, static_cast<unsigned>(tiles), joins_kernel<tuning::block_threads, OutIt, T, Op>,
+                       static_cast<unsigned>(segs.segments), warps * kWarpThreads,
+                       "cascade segmented reduce joins kernel", per_segment, tiles, out, init, op, pieces.words());
+  }
 }
 
 }  // namespace cascade::detail::tile_totals

@@ -95,6 +95,17 @@ struct tile_totals_tuning {
   // of 4096 float / int32 0.96 / 0.99x the time, of 65536 and 2^22
   // 0.99-1.00x; at 2^16 0.98-1.03x.
   static constexpr int one_segment_min_blocks_per_sm = 8;
+  // Fixed sizes of more than one round of pieces to join (a block's threads'
+  // worth of tiles) are joined by a launch of their own (tile_totals.cuh,
+  // joins_kernel), whose warps reduce a segment's rounds side by side, where
+  // the tiles kernel's last tile of the segment reduces them one after the
+  // other. H200, float / int32, the joins apart from 2 tiles a segment
+  // against none, three rounds against two (h200-segmented-joins-apart.json):
+  // at 2^26, one segment of 16384 tiles 109-111 -> 71-73 us (CUB 70-72),
+  // segments of 4096 tiles 75-78 -> 69-70, of 1024 69-72 -> 68-70; of 2-256
+  // tiles level (within 1 us); at 2^16 (segments of 2 and 16 tiles, grids
+  // too small for a dependent launch) 6.3-7.6 -> 7.6-9.8 us, a launch more.
+  static constexpr offset_t joins_apart_min_tiles = block_threads + 1;
   // Fixed sizes that divide a thread's items (every segment inside one
   // thread: each thread reads its own items as 16-byte vectors and folds its
   // segments, no block scan, no shuffle compiled in): 8 blocks per SM, as

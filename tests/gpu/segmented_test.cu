@@ -327,7 +327,9 @@ TEST_F(Segmented, SpansJoinedAfterLargeGrids) {
 // 9766 of 8-byte ones: 20 and 39 rounds, each ending part-way through a
 // round; in order, for a non-commutative operator of either size, by
 // offsets (a segment begun inside the first tile, a short one after it) and
-// by a fixed size (a last segment shorter).
+// by a fixed size (a last segment shorter). Fixed sizes of whole tiles
+// (16 KB of values) over many tiles are joined by a launch of their own
+// (joins_kernel): 1200 tiles a segment, 5 rounds, and a last segment of 83.
 template <class V, class Op>
 void check_long_joins() {
   const std::int64_t n = 20000003;
@@ -340,21 +342,29 @@ void check_long_joins() {
   poison(out);
   cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init, Op{});
   expect_equal(to_host(out), ref_segmented_reduce(v, offsets, init, Op{}));
-  const std::int64_t size = 9000001;
-  poison(out);
-  cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), size, out.begin(), init, Op{});
-  expect_equal(to_host(out), ref_segmented_reduce(v, std::vector<std::int64_t>{0, size, 2 * size, n}, init, Op{}));
+  for (const std::int64_t size : {std::int64_t(9000001), std::int64_t(16384 / sizeof(V) * 1200)}) {
+    SCOPED_TRACE("size = " + std::to_string(size));
+    std::vector<std::int64_t> fixed_offsets;
+    for (std::int64_t i = 0; i < n; i += size) fixed_offsets.push_back(i);
+    fixed_offsets.push_back(n);
+    thrust::device_vector<V> totals(fixed_offsets.size() - 1);
+    poison(totals);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_v.end(), size, totals.begin(), init, Op{});
+    expect_equal(to_host(totals), ref_segmented_reduce(v, fixed_offsets, init, Op{}));
+  }
 }
 TEST_F(Segmented, LongJoinsKeepOrder4Bytes) { check_long_joins<affine16, compose16>(); }
 TEST_F(Segmented, LongJoinsKeepOrder8Bytes) { check_long_joins<affine, compose>(); }
 
 // Fixed sizes take the offsets form's combination tree: the same bits for
 // float sums (sizes that divide a thread's items fold inside the threads,
-// sizes of 2-32 threads' items complete in a warp scan).
+// sizes of 2-32 threads' items complete in a warp scan, and whole tiles of
+// 4096 floats over many tiles are joined by a launch of their own).
 TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
-  const std::int64_t n = (1 << 20) + 5;
+  const std::int64_t n = (1 << 22) + 5;
   const auto d_v = to_device(random_input<float, plus>(n, 31));
-  for (int size : {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000}) {
+  for (std::int64_t size : {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000, 4096 * 2, 4096 * 33, 4096 * 300,
+                            4096 * 1000}) {
     SCOPED_TRACE("size = " + std::to_string(size));
     const std::int64_t segments = (n + size - 1) / size;
     std::vector<std::int64_t> lengths(segments, size);
