@@ -93,6 +93,20 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
   auto got = to_host(sums);
   got.resize(fixed_segments);
   EXPECT_EQ(got, totals(fixed_segments, [](std::size_t j) { return 7 * j; })) << "segmented_reduce, fixed size";
+  // Whole tiles over more than one round of pieces: joined by a launch of
+  // their own (joins_kernel), whose warps take a round each.
+  using tuning = cascade::detail::tile_totals_tuning<H>;
+  const std::size_t long_size = std::size_t(cascade::detail::segmented_tile_items<tuning>) *
+                                std::size_t(tuning::joins_apart_min_tiles + tuning::block_threads);
+  if (n > long_size) {
+    const std::size_t long_segments = (n + long_size - 1) / long_size;
+    poison(sums);
+    cascade::segmented_reduce(cascade::cuda, d.begin(), d.end(), long_size, sums.begin(), init, add_bins<Bins>{});
+    got = to_host(sums);
+    got.resize(long_segments);
+    EXPECT_EQ(got, totals(long_segments, [&](std::size_t j) { return long_size * j; }))
+        << "segmented_reduce, fixed size of " << long_size;
+  }
   const auto d_offsets = to_device(offsets);
   poison(sums);
   cascade::segmented_reduce(cascade::cuda, d.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init,

@@ -734,10 +734,12 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   const auto d_v = to_device(v);
   const auto offsets = offsets_of<std::int64_t>(lengths);
   auto d_offsets = to_device(offsets);
-  const std::int64_t segments = runs.size() - 1, size = 1000;
+  // size: segments inside tiles; long_size: 300 tiles a segment, joined by a
+  // launch of their own (joins_kernel).
+  const std::int64_t segments = runs.size() - 1, size = 1000, long_size = 4096 * 300;
   thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
   thrust::device_vector<std::int32_t> offset_sums(offsets.size() - 1), tripled_sums(offsets.size() - 1);
-  thrust::device_vector<std::int32_t> fixed((n + size - 1) / size);
+  thrust::device_vector<std::int32_t> fixed((n + size - 1) / size), fixed_long((n + long_size - 1) / long_size);
   thrust::device_vector<std::int64_t> count(1);
 
   cudaGraph_t graph;
@@ -748,6 +750,7 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   cascade::reduce_by_key_into(pol, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(), run_sums.begin(),
                               count.begin(), cuda::std::equal_to<>{}, plus{});
   cascade::segmented_reduce(pol, d_v.begin(), d_v.end(), size, fixed.begin(), std::int32_t{0}, plus{});
+  cascade::segmented_reduce(pol, d_v.begin(), d_v.end(), long_size, fixed_long.begin(), std::int32_t{2}, plus{});
   cascade::segmented_reduce(pol, d_v.begin(), d_offsets.begin(), d_offsets.end(), offset_sums.begin(), std::int32_t{5},
                             plus{});
   cascade::segmented_reduce(pol, thrust::make_transform_iterator(d_v.begin(), triple{}), d_offsets.begin(),
@@ -774,18 +777,21 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   ref_segmented_scan<std::int32_t>(v, runs, want_inclusive, std::plus<>{}, nullptr, false);
   ref_segmented_scan<std::int32_t>(v, runs, want_exclusive, std::plus<>{}, &nine, true);
   auto want_sums = ref_segmented_reduce(v, runs, std::int32_t{0}, plus{});
-  std::vector<std::int64_t> fixed_offsets;
-  for (std::int64_t i = 0; i < n; i += size) fixed_offsets.push_back(i);
-  fixed_offsets.push_back(n);
-  const auto want_fixed = ref_segmented_reduce(v, fixed_offsets, std::int32_t{0}, plus{});
+  auto want_fixed_of = [&](std::int64_t length, std::int32_t init) {
+    std::vector<std::int64_t> fixed_offsets;
+    for (std::int64_t i = 0; i < n; i += length) fixed_offsets.push_back(i);
+    fixed_offsets.push_back(n);
+    return ref_segmented_reduce(v, fixed_offsets, init, plus{});
+  };
+  const auto want_fixed = want_fixed_of(size, 0), want_fixed_long = want_fixed_of(long_size, 2);
   const auto want_offset_sums = ref_segmented_reduce(v, offsets, std::int32_t{5}, plus{});
   std::vector<std::int32_t> v3(v.size());
   std::transform(v.begin(), v.end(), v3.begin(), triple{});
   const auto want_tripled_sums = ref_segmented_reduce(v3, offsets, std::int32_t{5}, plus{});
   for (int replay = 0; replay < 2; ++replay) {
     SCOPED_TRACE("replay " + std::to_string(replay));
-    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(count), poison(offset_sums),
-        poison(tripled_sums);
+    poison(inclusive), poison(exclusive), poison(run_sums), poison(fixed), poison(fixed_long), poison(count),
+        poison(offset_sums), poison(tripled_sums);
     CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
     CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
     expect_equal(to_host(inclusive), want_inclusive);
@@ -795,6 +801,7 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
     got.resize(segments);
     expect_equal(got, want_sums);
     expect_equal(to_host(fixed), want_fixed);
+    expect_equal(to_host(fixed_long), want_fixed_long);
     expect_equal(to_host(offset_sums), want_offset_sums);
     expect_equal(to_host(tripled_sums), want_tripled_sums);
   }
