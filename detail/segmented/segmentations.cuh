@@ -23,7 +23,7 @@ struct csr_segments {
   static constexpr bool stage_begins = true;
   static constexpr bool one_segment_tiles = false;
   static constexpr bool inside_thread_segments = false;
-  static constexpr bool joins_apart = false;  // (fixed_tile_multiples)
+  static constexpr bool joins_apart = false;  // (fixed sizes only)
   OffsetIt offsets;
   Id segments;
   offset_t base;
@@ -109,10 +109,13 @@ struct fixed_segments {
   static constexpr bool stage_begins = false;
   static constexpr bool one_segment_tiles = false;
   static constexpr bool inside_thread_segments = false;
-  static constexpr bool joins_apart = false;
   offset_t size;
   Id segments;
   offset_t n;
+  // Whether the tiles kernel leaves the joins of segments that span tiles to
+  // a launch of their own (segments of many tiles: tile_totals.cuh,
+  // joins_kernel).
+  bool joins_apart = false;
   __device__ offset_t begin(Id j) const { return min_of(offset_t(j) * size, n); }
   bool may_cross(offset_t tile_items) const { return tile_items % size != 0; }
   // The threads a segment spans where every one is whole threads inside a
@@ -134,9 +137,6 @@ struct fixed_segments {
 template <class Id>
 struct fixed_tile_multiples : fixed_segments<Id> {
   static constexpr bool one_segment_tiles = true;
-  // Whether the tiles kernel leaves its segments' joins to a launch of their
-  // own (segments of many tiles: tile_totals.cuh, joins_kernel).
-  bool joins_apart = false;
 };
 
 // Fixed sizes that divide a thread's items (threads start at multiples of

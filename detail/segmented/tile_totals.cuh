@@ -124,21 +124,24 @@ __device__ __forceinline__ T warp_join_round(Piece piece, offset_t round_first, 
 }
 
 // The joins of fixed-size segments over many tiles, in a launch of their own
-// (fixed_tile_multiples with joins_apart; its tiles kernel publishes each
-// tile's total and joins nothing). Block s joins segment s's pieces with
+// (segs.joins_apart: the tiles kernel publishes each tile's piece of its
+// last segment as always, and joins nothing; the tile where a segment ends
+// leaves its piece of it in `closing`, except where sizes are multiples of
+// the tile, whose published piece is that piece: closing is null there). Block s joins segment s's pieces with
 // join_pieces_before's tree, the same bits; but its warps reduce the rounds
 // side by side, since every piece is there, where the tiles kernel's last
 // tile reduces them one after the other, a dependent read each (one segment
 // of 2^26 floats: 64 rounds, about 40 us after the other tiles are done).
-template <int Threads, class OutIt, class T, class Op>
-__global__ void joins_kernel(offset_t tiles_per_segment, offset_t tiles, OutIt out, T init, Op op,
-                             tile_status<T> pieces) {
+template <int Threads, offset_t TileItems, class OutIt, class T, class Op>
+__global__ void joins_kernel(offset_t size, offset_t n, OutIt out, T init, Op op, tile_status<T> pieces,
+                             const T* closing) {
   __shared__ uninitialized_array<T, kWarpThreads> round_totals;
-  const offset_t from = offset_t(blockIdx.x) * tiles_per_segment;
-  const offset_t count = min_of(tiles_per_segment, tiles - from);
-  if (count < 2) return;  // (a segment of one tile: its tile wrote it)
+  const offset_t begin = offset_t(blockIdx.x) * size, end = min_of(begin + size, n);
+  const offset_t from = begin / TileItems, to = (end - 1) / TileItems, count = to - from + 1;
+  if (count < 2) return;  // (a segment inside one tile: its tile wrote it)
   wait_for_prior_grid();  // the pieces (a dependent launch)
   const auto piece = [&](offset_t q) {
+    if (q == count - 1 && closing != nullptr) return closing[to];
     T x;
     pieces.peek(from + q, x);  // (published: the tiles kernel has finished)
     return x;
@@ -217,7 +220,7 @@ __device__ __forceinline__ T fold_pieces(const T (&x)[Items], int count, unsigne
 template <class Tuning, class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
     tiles_kernel(Segments segs, ValueIt values_from, Extent extent, OutIt out, T init, Op op,
-                 tile_status<T> pieces) {
+                 tile_status<T> pieces, T* closing) {
   using Id = typename Segments::id_type;
   using run = headed<bool, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
@@ -247,9 +250,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
   auto own_end = [&](int k) -> T& { return own_ends[exchange_t::blocked_offset(lane_id(), k)]; };
 
   const bool joined = pieces.epoch != 0;
-  if constexpr (Segments::one_segment_tiles) {
-    if (segs.joins_apart) let_dependents_launch();  // (joins_kernel)
-  }
+  if (segs.joins_apart) let_dependents_launch();  // (joins_kernel)
   const item_range range = extent.resolve(segs);
   const offset_t n = range.n;
   const ValueIt values = values_from + range.first;
@@ -407,17 +408,22 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
     // The first segment, where it began in an earlier tile and ends in this
     // one: its pieces joined in order, the last one this tile's.
     const offset_t first_begin = view.begin(first);
-    if (joined && !segs.joins_apart && first_begin < base && (first < last || view.begin(first + 1) <= tile_end)) {
+    if (joined && first_begin < base && (first < last || view.begin(first + 1) <= tile_end)) {
       // (Clamped: offsets that do not ascend, which no one checks, give wrong
       // totals but read nothing outside the tile. Thread 0 wrote the total
       // of a tile inside one segment.)
       const auto own = [&] {
         return ends(int(clamp_to(view.begin(first + 1) - 1 - base, offset_t(0), offset_t(valid - 1))));
       };
-      // (Its begin from the offsets: the staged ones are clamped to the tile.)
-      const offset_t from = max_of(view.global.begin(first), offset_t(0)) / tile_size;
-      const T total = join_pieces_before<threads>(pieces.after(from), static_cast<int>(tile - from), own, op, reduced);
-      if (threadIdx.x == 0) out[first] = static_cast<T>(op(init, total));
+      if (segs.joins_apart) {  // (joins_kernel joins it: its piece here is all it needs)
+        if (!Segments::one_segment_tiles && threadIdx.x == 0) closing[tile] = own();
+      } else {
+        // (Its begin from the offsets: the staged ones are clamped to the tile.)
+        const offset_t from = max_of(view.global.begin(first), offset_t(0)) / tile_size;
+        const T total =
+            join_pieces_before<threads>(pieces.after(from), static_cast<int>(tile - from), own, op, reduced);
+        if (threadIdx.x == 0) out[first] = static_cast<T>(op(init, total));
+      }
     }
     // Empty segments just before the tile's first (they begin at its first
     // item too, and no tile before reaches them), and after the last item.
@@ -449,24 +455,31 @@ void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out
   // divide the tile), no pieces are published.
   if (tiles == 1 || !segs.may_cross(segmented_tile_items<tuning>)) {
     launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
-           tile_status<T>{});
+           tile_status<T>{}, static_cast<T*>(nullptr));
     return;
   }
-  // Fixed sizes of many tiles each are joined by a launch of their own
-  // (joins_kernel), from tuning::joins_apart_min_tiles a segment.
+  // Fixed sizes (the host knows every segment's length) of many tiles each
+  // are joined by a launch of their own (joins_kernel), from
+  // tuning::joins_apart_min_tiles a segment; the tiles where segments end
+  // leave their pieces beside the status words (but for multiples of the
+  // tile, whose published pieces are those).
   constexpr offset_t tile_items = segmented_tile_items<tuning>;
-  if constexpr (Segments::one_segment_tiles) segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
-  const launch_status<T> pieces(tiles, at);
+  if constexpr (!Segments::stage_begins) segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
+  const bool closing_pieces = segs.joins_apart && !Segments::one_segment_tiles;
+  const launch_status<T> pieces(tiles, at, status_reuse::fresh_epoch, closing_pieces ? tiles * sizeof(T) : 0);
+  T* const closing = static_cast<T*>(pieces.scratch());
   launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
-         pieces.words());
-  if constexpr (Segments::one_segment_tiles) {
+         pieces.words(), closing);
+  if constexpr (!Segments::stage_begins) {
     if (!segs.joins_apart) return;
-    const offset_t per_segment = segs.size / tile_items;
-    const offset_t rounds = (per_segment + tuning::block_threads - 1) / tuning::block_threads;
+    // (A segment spans at most size / tile_items + 2 tiles.)
+    const offset_t rounds = (segs.size / tile_items + 2 + tuning::block_threads - 1) / tuning::block_threads;
     const unsigned warps = static_cast<unsigned>(min_of<offset_t>(rounds, kWarpThreads));
-    launch_after_prior(at, static_cast<unsigned>(tiles), joins_kernel<tuning::block_threads, OutIt, T, Op>,
+    launch_after_prior(at, static_cast<unsigned>(tiles),
+                       joins_kernel<tuning::block_threads, tile_items, OutIt, T, Op>,
                        static_cast<unsigned>(segs.segments), warps * kWarpThreads,
-                       "cascade segmented reduce joins kernel", per_segment, tiles, out, init, op, pieces.words());
+                       "cascade segmented reduce joins kernel", segs.size, segs.n, out, init, op, pieces.words(),
+                       static_cast<const T*>(closing));
   }
 }
 

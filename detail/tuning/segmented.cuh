@@ -105,6 +105,10 @@ struct tile_totals_tuning {
   // segments of 4096 tiles 75-78 -> 69-70, of 1024 69-72 -> 68-70; of 2-256
   // tiles level (within 1 us); at 2^16 (segments of 2 and 16 tiles, grids
   // too small for a dependent launch) 6.3-7.6 -> 7.6-9.8 us, a launch more.
+  // Sizes that are not multiples of the tile, so too, from the same bound
+  // (three rounds each against 9cfee71, h200-segmented-joins-apart-any-size.json):
+  // segments of 5 * 10^7 (12208 tiles) 94-98 -> 72-75 us, of 10^7 71-74 ->
+  // 70-71; the sizes below the bound and the multiples of the tile level.
   static constexpr offset_t joins_apart_min_tiles = block_threads + 1;
   // Fixed sizes that divide a thread's items (every segment inside one
   // thread: each thread reads its own items as 16-byte vectors and folds its

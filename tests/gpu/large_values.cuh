@@ -93,11 +93,12 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
   auto got = to_host(sums);
   got.resize(fixed_segments);
   EXPECT_EQ(got, totals(fixed_segments, [](std::size_t j) { return 7 * j; })) << "segmented_reduce, fixed size";
-  // Whole tiles over more than one round of pieces: joined by a launch of
-  // their own (joins_kernel), whose warps take a round each.
+  // Segments over more than one round of pieces: joined by a launch of
+  // their own (joins_kernel), whose warps take a round each; a size that is
+  // not a multiple of the tile, so that segments begin and end inside tiles.
   using tuning = cascade::detail::tile_totals_tuning<H>;
   const std::size_t long_size = std::size_t(cascade::detail::segmented_tile_items<tuning>) *
-                                std::size_t(tuning::joins_apart_min_tiles + tuning::block_threads);
+                                    std::size_t(tuning::joins_apart_min_tiles + tuning::block_threads) + 3;
   if (n > long_size) {
     const std::size_t long_segments = (n + long_size - 1) / long_size;
     poison(sums);

@@ -327,9 +327,10 @@ TEST_F(Segmented, SpansJoinedAfterLargeGrids) {
 // 9766 of 8-byte ones: 20 and 39 rounds, each ending part-way through a
 // round; in order, for a non-commutative operator of either size, by
 // offsets (a segment begun inside the first tile, a short one after it) and
-// by a fixed size (a last segment shorter). Fixed sizes of whole tiles
-// (16 KB of values) over many tiles are joined by a launch of their own
-// (joins_kernel): 1200 tiles a segment, 5 rounds, and a last segment of 83.
+// by a fixed size (a last segment shorter). Fixed sizes of more than 256
+// tiles are joined by a launch of their own (joins_kernel): 9000001 items
+// (about 2200 or 4400 tiles a segment), and whole tiles (16 KB of values), 1200 a
+// segment, 5 rounds, and a last segment of 83.
 template <class V, class Op>
 void check_long_joins() {
   const std::int64_t n = 20000003;
@@ -359,12 +360,13 @@ TEST_F(Segmented, LongJoinsKeepOrder8Bytes) { check_long_joins<affine, compose>(
 // Fixed sizes take the offsets form's combination tree: the same bits for
 // float sums (sizes that divide a thread's items fold inside the threads,
 // sizes of 2-32 threads' items complete in a warp scan, and whole tiles of
-// 4096 floats over many tiles are joined by a launch of their own).
+// 4096 floats over many tiles, and other sizes of more than 256 tiles, are
+// joined by a launch of their own).
 TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
   const std::int64_t n = (1 << 22) + 5;
   const auto d_v = to_device(random_input<float, plus>(n, 31));
   for (std::int64_t size : {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000, 4096 * 2, 4096 * 33, 4096 * 300,
-                            4096 * 1000}) {
+                            4096 * 1000, 4096 * 300 + 7, 4096 * 1000 - 3}) {
     SCOPED_TRACE("size = " + std::to_string(size));
     const std::int64_t segments = (n + size - 1) / size;
     std::vector<std::int64_t> lengths(segments, size);
@@ -734,9 +736,9 @@ TEST_F(Segmented, GraphCaptureOfStreamOrderedForms) {
   const auto d_v = to_device(v);
   const auto offsets = offsets_of<std::int64_t>(lengths);
   auto d_offsets = to_device(offsets);
-  // size: segments inside tiles; long_size: 300 tiles a segment, joined by a
-  // launch of their own (joins_kernel).
-  const std::int64_t segments = runs.size() - 1, size = 1000, long_size = 4096 * 300;
+  // size: segments inside tiles; long_size: about 300 tiles a segment, joined
+  // by a launch of their own (joins_kernel).
+  const std::int64_t segments = runs.size() - 1, size = 1000, long_size = 4096 * 300 + 5;
   thrust::device_vector<std::int32_t> inclusive(n), exclusive(n), keys_out(n), run_sums(n);
   thrust::device_vector<std::int32_t> offset_sums(offsets.size() - 1), tripled_sums(offsets.size() - 1);
   thrust::device_vector<std::int32_t> fixed((n + size - 1) / size), fixed_long((n + long_size - 1) / long_size);
