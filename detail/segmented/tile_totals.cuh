@@ -11,11 +11,13 @@
 // then writes the totals of the tile's segments, coalesced. Each tile
 // publishes its piece of its last segment (a status word); the tile where a
 // segment that spans tiles ends joins the pieces of the tiles before it, in
-// order, in the same launch. Nothing is read twice and only such a tile
-// waits, for tiles that started before it, so the cost depends on the
-// number of items and segments, never on how they are distributed; and the
-// combination tree depends on the items and the segmentation only: bitwise
-// identical results whatever the grid, the timing or the GPU.
+// order, in the same launch (fixed sizes of more than 256 tiles: in a
+// second launch, joins_kernel, whose warps take the rounds of pieces side
+// by side). Nothing is read twice and only such a tile waits, for tiles
+// that started before it, so the cost depends on the number of items and
+// segments, never on how they are distributed; and the combination tree
+// depends on the items and the segmentation only: bitwise identical
+// results whatever the grid, the timing or the GPU.
 //
 // The scans (segmented and keyed) and reduce_by_key, whose outputs depend on
 // what precedes every item, run on the masked scan instead (masked_scan.cuh).
@@ -127,11 +129,12 @@ __device__ __forceinline__ T warp_join_round(Piece piece, offset_t round_first, 
 // (segs.joins_apart: the tiles kernel publishes each tile's piece of its
 // last segment as always, and joins nothing; the tile where a segment ends
 // leaves its piece of it in `closing`, except where sizes are multiples of
-// the tile, whose published piece is that piece: closing is null there). Block s joins segment s's pieces with
-// join_pieces_before's tree, the same bits; but its warps reduce the rounds
-// side by side, since every piece is there, where the tiles kernel's last
-// tile reduces them one after the other, a dependent read each (one segment
-// of 2^26 floats: 64 rounds, about 40 us after the other tiles are done).
+// the tile, whose published piece is that piece: closing is null there).
+// Block s joins segment s's pieces with join_pieces_before's tree, the same
+// bits; but its warps reduce the rounds side by side, since every piece is
+// there, where the tiles kernel's last tile reduces them one after the
+// other, a dependent read each (one segment of 2^26 floats: 64 rounds, about
+// 40 us after the other tiles are done).
 template <int Threads, offset_t TileItems, class OutIt, class T, class Op>
 __global__ void joins_kernel(offset_t size, offset_t n, OutIt out, T init, Op op, tile_status<T> pieces,
                              const T* closing) {
