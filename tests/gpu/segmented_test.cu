@@ -20,6 +20,8 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <random>
+#include <string>
+#include <thread>
 
 #if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 6)
 #include <cub/device/device_segmented_scan.cuh>
@@ -417,6 +419,59 @@ TEST_F(Segmented, FancyIterators) {
   std::vector<std::int64_t> offs(segments + 1);
   for (std::int64_t j = 0; j <= segments; ++j) offs[j] = 5 * j;
   expect_equal(to_host(sums), ref_segmented_reduce(v, offs, std::int32_t{0}, plus{}));
+}
+
+// Fixed sizes of more than 256 tiles (joined by a second launch) over a
+// transform iterator, and from four threads at once, each on a stream of its
+// own (each stream's status words and the pieces beside them) with a size of
+// its own, multiples of the tile and not; against the standard library.
+TEST_F(Segmented, JoinsApartFromIteratorsAndThreads) {
+  const std::int64_t n = (1 << 22) + 11;
+  thrust::counting_iterator<std::int64_t> i0(0);
+  const auto values = thrust::make_transform_iterator(i0, mod97{});
+  std::vector<std::int32_t> v(n);
+  for (std::int64_t i = 0; i < n; ++i) v[i] = mod97{}(i);
+  const auto d_v = to_device(v);
+  auto want_of = [&](std::int64_t size, std::int32_t init) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t i = 0; i < n; i += size) offsets.push_back(i);
+    offsets.push_back(n);
+    return ref_segmented_reduce(v, offsets, init, plus{});
+  };
+  const std::int64_t size = 4096 * 300 + 7;
+  thrust::device_vector<std::int32_t> sums((n + size - 1) / size);
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, values, values + n, size, sums.begin(), std::int32_t{3}, plus{});
+  expect_equal(to_host(sums), want_of(size, 3));
+
+  const std::int64_t sizes[] = {4096 * 257, 4096 * 300 + 7, 4096 * 400 - 1, 4096 * 513};
+  std::vector<thrust::device_vector<std::int32_t>> outs;
+  for (std::int64_t sz : sizes) outs.emplace_back((n + sz - 1) / sz);
+  for (auto& out : outs) poison(out);
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        cudaStream_t stream;
+        cascade::detail::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        for (int repeat = 0; repeat < 3; ++repeat) {
+          cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_v.end(), sizes[t], outs[t].begin(),
+                                    std::int32_t{t}, plus{});
+        }
+        cascade::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        cascade::detail::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) {
+    SCOPED_TRACE("thread " + std::to_string(t));
+    EXPECT_EQ(failures[t], "");
+    expect_equal(to_host(outs[t]), want_of(sizes[t], std::int32_t(t)));
+  }
 }
 
 // Fixed sizes that divide a thread's items have a kernel of their own, whose
