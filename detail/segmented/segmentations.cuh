@@ -23,11 +23,14 @@ struct csr_segments {
   static constexpr bool stage_begins = true;
   static constexpr bool one_segment_tiles = false;
   static constexpr bool inside_thread_segments = false;
-  static constexpr bool joins_apart = false;  // (fixed sizes only)
   OffsetIt offsets;
   Id segments;
   offset_t base;
   offset_t items;  // begin(segments)
+  // Whether the tiles kernel of segmented_reduce leaves the joins of
+  // segments over more than a round of tiles to a launch of their own
+  // (tile_totals.cuh, joins_by_window).
+  bool joins_apart = false;
   __device__ offset_t begin(Id j) const { return static_cast<offset_t>(offsets[j]) - base; }
   // Where a search for item i's segment starts: i's share of the items, as
   // a share of the segments (exact where the segments are of one length).

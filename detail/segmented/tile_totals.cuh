@@ -125,28 +125,87 @@ __device__ __forceinline__ T warp_join_round(Piece piece, offset_t round_first, 
   return warp_reduce<ceil_pow2(groups)>(partial, op, 0, min_of((valid + kWarpThreads - 1) / kWarpThreads, groups));
 }
 
-// The joins of fixed-size segments over many tiles, in a launch of their own
-// (segs.joins_apart: the tiles kernel publishes each tile's piece of its
-// last segment as always, and joins nothing; the tile where a segment ends
-// leaves its piece of it in `closing`, except where sizes are multiples of
-// the tile, whose published piece is that piece: closing is null there).
-// Block s joins segment s's pieces with join_pieces_before's tree, the same
-// bits; but its warps reduce the rounds side by side, since every piece is
-// there, where the tiles kernel's last tile reduces them one after the
+// A segment that spans tiles enough to be joined in a launch of its own
+// (joins_kernel), as one block of it finds it: the segment, its first
+// and last tiles, and where its last tile left its piece (null: that tile's
+// published piece is that piece).
+template <class T>
+struct join_span {
+  offset_t segment, from, to;
+  const T* closing;
+};
+
+// Fixed sizes (segs.joins_apart): block s joins segment s where it spans two
+// tiles or more, known from the size before the tiles are done. Every tile
+// where a segment ends leaves its piece in closing[tile], except where sizes
+// are multiples of the tile (closing null).
+template <offset_t TileItems>
+struct joins_by_size {
+  static constexpr bool after_tiles = false;
+  offset_t size, n;
+  template <class T>
+  __device__ bool find(const tile_status<T>&, const T* closing, join_span<T>& span) const {
+    const offset_t begin = offset_t(blockIdx.x) * size, end = min_of(begin + size, n);
+    span = {offset_t(blockIdx.x), begin / TileItems, (end - 1) / TileItems, nullptr};
+    if (closing != nullptr) span.closing = closing + span.to;
+    return span.to > span.from;  // (a segment inside one tile: its tile wrote it)
+  }
+};
+
+// A segment joined apart by offsets: its number and the tile it began in,
+// left by the tile where it ends (window w of joins_by_window).
+struct apart_segment {
+  offset_t segment, from;
+};
+
+// CSR offsets (segs.joins_apart): only the tiles kernel learns the lengths.
+// A tile that ends a segment of more than Window tiles marks its status word
+// (tile_prefix) and leaves its piece in closing[w] and the segment in
+// listed[w], w = tile / Window: such segments' last tiles lie more than Window
+// tiles apart, so every window of Window tiles holds at most one. Block w
+// looks for it among its window's words, once the tiles are done.
+template <offset_t Window>
+struct joins_by_window {
+  static constexpr bool after_tiles = true;
+  offset_t tiles;
+  const apart_segment* listed;
+  template <class T>
+  __device__ bool find(const tile_status<T>& pieces, const T* closing, join_span<T>& span) const {
+    __shared__ offset_t marked;
+    const offset_t first = offset_t(blockIdx.x) * Window, last = min_of(first + Window, tiles);
+    if (threadIdx.x == 0) marked = -1;
+    __syncthreads();
+    for (offset_t t = first + threadIdx.x; t < last; t += blockDim.x) {
+      T x;
+      if (pieces.peek(t, x) == tile_prefix) marked = t;
+    }
+    __syncthreads();
+    if (marked < 0) return false;
+    span = {listed[blockIdx.x].segment, listed[blockIdx.x].from, marked, closing + blockIdx.x};
+    return true;
+  }
+};
+
+// The joins of segments over many tiles, in a launch of their own (the tiles
+// kernel publishes each tile's piece of its last segment as always, and
+// leaves such segments unjoined; `Joins` says which block joins which).
+// A block joins one segment's pieces with join_pieces_before's tree, the
+// same bits; but its warps reduce the rounds side by side, since every piece
+// is there, where the tiles kernel's last tile reduces them one after the
 // other, a dependent read each (one segment of 2^26 floats: 64 rounds, about
 // 40 us after the other tiles are done).
-template <int Threads, offset_t TileItems, class OutIt, class T, class Op>
-__global__ void joins_kernel(offset_t size, offset_t n, OutIt out, T init, Op op, tile_status<T> pieces,
-                             const T* closing) {
+template <int Threads, class Joins, class OutIt, class T, class Op>
+__global__ void joins_kernel(Joins joins, OutIt out, T init, Op op, tile_status<T> pieces, const T* closing) {
   __shared__ uninitialized_array<T, kWarpThreads> round_totals;
-  const offset_t begin = offset_t(blockIdx.x) * size, end = min_of(begin + size, n);
-  const offset_t from = begin / TileItems, to = (end - 1) / TileItems, count = to - from + 1;
-  if (count < 2) return;  // (a segment inside one tile: its tile wrote it)
+  join_span<T> span;
+  if (!Joins::after_tiles && !joins.find(pieces, closing, span)) return;
   wait_for_prior_grid();  // the pieces (a dependent launch)
+  if (Joins::after_tiles && !joins.find(pieces, closing, span)) return;
+  const offset_t count = span.to - span.from + 1;
   const auto piece = [&](offset_t q) {
-    if (q == count - 1 && closing != nullptr) return closing[to];
+    if (q == count - 1 && span.closing != nullptr) return *span.closing;
     T x;
-    pieces.peek(from + q, x);  // (published: the tiles kernel has finished)
+    pieces.peek(span.from + q, x);  // (published: the tiles kernel has finished)
     return x;
   };
   const int warps = static_cast<int>(blockDim.x) / kWarpThreads;
@@ -167,7 +226,7 @@ __global__ void joins_kernel(offset_t size, offset_t n, OutIt out, T init, Op op
     }
     __syncthreads();
   }
-  if (threadIdx.x == 0) out[blockIdx.x] = static_cast<T>(op(init, total));
+  if (threadIdx.x == 0) out[span.segment] = static_cast<T>(op(init, total));
 }
 
 // The first of the empty segments just before segment `first`, which begins
@@ -223,7 +282,7 @@ __device__ __forceinline__ T fold_pieces(const T (&x)[Items], int count, unsigne
 template <class Tuning, class Segments, class ValueIt, class Extent, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning, Segments, ValueIt, T>)
     tiles_kernel(Segments segs, ValueIt values_from, Extent extent, OutIt out, T init, Op op,
-                 tile_status<T> pieces, T* closing) {
+                 tile_status<T> pieces, T* closing, apart_segment* listed) {
   using Id = typename Segments::id_type;
   using run = headed<bool, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
@@ -418,11 +477,25 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       const auto own = [&] {
         return ends(int(clamp_to(view.begin(first + 1) - 1 - base, offset_t(0), offset_t(valid - 1))));
       };
-      if (segs.joins_apart) {  // (joins_kernel joins it: its piece here is all it needs)
-        if (!Segments::one_segment_tiles && threadIdx.x == 0) closing[tile] = own();
+      // (Its begin from the offsets: the staged ones are clamped to the tile.)
+      const offset_t from = max_of(view.global.begin(first), offset_t(0)) / tile_size;
+      // joins_kernel joins it (its piece here is all it needs): fixed sizes
+      // of many tiles, or by offsets where it spans more than a round of
+      // pieces, which the tile's word then says (the same piece, published
+      // again as tile_prefix: the joins kernel looks for it once the tiles
+      // are done, and a join here reads either the same).
+      const bool apart =
+          segs.joins_apart && (!Segments::stage_begins || tile - from >= Tuning::joins_apart_min_tiles - 1);
+      if (apart) {
+        if (Segments::stage_begins && threadIdx.x == 0) {
+          const offset_t window = tile / (Tuning::joins_apart_min_tiles - 1);
+          closing[window] = own();
+          listed[window] = {offset_t(first), from};
+          pieces.publish(tile, tile_prefix, aggregate);
+        } else if (!Segments::one_segment_tiles && threadIdx.x == 0) {
+          closing[tile] = own();
+        }
       } else {
-        // (Its begin from the offsets: the staged ones are clamped to the tile.)
-        const offset_t from = max_of(view.global.begin(first), offset_t(0)) / tile_size;
         const T total =
             join_pieces_before<threads>(pieces.after(from), static_cast<int>(tile - from), own, op, reduced);
         if (threadIdx.x == 0) out[first] = static_cast<T>(op(init, total));
@@ -458,31 +531,49 @@ void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out
   // divide the tile), no pieces are published.
   if (tiles == 1 || !segs.may_cross(segmented_tile_items<tuning>)) {
     launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
-           tile_status<T>{}, static_cast<T*>(nullptr));
+           tile_status<T>{}, static_cast<T*>(nullptr), static_cast<apart_segment*>(nullptr));
     return;
   }
-  // Fixed sizes (the host knows every segment's length) of many tiles each
-  // are joined by a launch of their own (joins_kernel), from
-  // tuning::joins_apart_min_tiles a segment; the tiles where segments end
-  // leave their pieces beside the status words (but for multiples of the
-  // tile, whose published pieces are those).
+  // Segments of more than a round of pieces to join are joined by a launch
+  // of their own (joins_kernel): fixed sizes (the host knows every segment's
+  // length) from tuning::joins_apart_min_tiles tiles a segment; by offsets,
+  // on grids of tuning::listed_joins_min_tiles tiles or more, each such
+  // segment that a tile finds it ends. The tiles where they end leave their
+  // pieces beside the status words (by tile, but for multiples of the tile,
+  // whose published pieces are those; by window for offsets, with the
+  // segment).
   constexpr offset_t tile_items = segmented_tile_items<tuning>;
-  if constexpr (!Segments::stage_begins) segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
-  const bool closing_pieces = segs.joins_apart && !Segments::one_segment_tiles;
-  const launch_status<T> pieces(tiles, at, status_reuse::fresh_epoch, closing_pieces ? tiles * sizeof(T) : 0);
+  constexpr offset_t window = tuning::joins_apart_min_tiles - 1;
+  const offset_t windows = (tiles + window - 1) / window;
+  if constexpr (Segments::stage_begins) segs.joins_apart = tiles >= tuning::listed_joins_min_tiles;
+  else segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
+  const std::size_t listed_at = (windows * sizeof(T) + 15) / 16 * 16;
+  const std::size_t scratch = !segs.joins_apart                 ? 0
+                              : Segments::stage_begins          ? listed_at + windows * sizeof(apart_segment)
+                              : Segments::one_segment_tiles     ? 0
+                                                                : tiles * sizeof(T);
+  const launch_status<T> pieces(tiles, at, status_reuse::fresh_epoch, scratch);
   T* const closing = static_cast<T*>(pieces.scratch());
+  apart_segment* const listed =
+      Segments::stage_begins && segs.joins_apart
+          ? reinterpret_cast<apart_segment*>(static_cast<char*>(pieces.scratch()) + listed_at)
+          : nullptr;
   launch(at, kernel, static_cast<unsigned>(tiles), tuning::block_threads, what, segs, values, extent, out, init, op,
-         pieces.words(), closing);
-  if constexpr (!Segments::stage_begins) {
-    if (!segs.joins_apart) return;
-    // (A segment spans at most size / tile_items + 2 tiles.)
-    const offset_t rounds = (segs.size / tile_items + 2 + tuning::block_threads - 1) / tuning::block_threads;
+         pieces.words(), closing, listed);
+  if (!segs.joins_apart) return;
+  // A warp a round of pieces, up to 32.
+  const auto join = [&](auto joins, offset_t grid, offset_t most_tiles) {
+    const offset_t rounds = (most_tiles + tuning::block_threads - 1) / tuning::block_threads;
     const unsigned warps = static_cast<unsigned>(min_of<offset_t>(rounds, kWarpThreads));
     launch_after_prior(at, static_cast<unsigned>(tiles),
-                       joins_kernel<tuning::block_threads, tile_items, OutIt, T, Op>,
-                       static_cast<unsigned>(segs.segments), warps * kWarpThreads,
-                       "cascade segmented reduce joins kernel", segs.size, segs.n, out, init, op, pieces.words(),
-                       static_cast<const T*>(closing));
+                       joins_kernel<tuning::block_threads, decltype(joins), OutIt, T, Op>,
+                       static_cast<unsigned>(grid), warps * kWarpThreads, "cascade segmented reduce joins kernel",
+                       joins, out, init, op, pieces.words(), static_cast<const T*>(closing));
+  };
+  if constexpr (Segments::stage_begins) {
+    join(joins_by_window<window>{tiles, listed}, windows, tiles);
+  } else {  // (a segment spans at most size / tile_items + 2 tiles)
+    join(joins_by_size<tile_items>{segs.size, segs.n}, offset_t(segs.segments), segs.size / tile_items + 2);
   }
 }
 

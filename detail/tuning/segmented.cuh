@@ -110,6 +110,21 @@ struct tile_totals_tuning {
   // segments of 5 * 10^7 (12208 tiles) 94-98 -> 72-75 us, of 10^7 71-74 ->
   // 70-71; the sizes below the bound and the multiples of the tile level.
   static constexpr offset_t joins_apart_min_tiles = block_threads + 1;
+  // By offsets only the tiles kernel learns which segments span that many
+  // tiles: on grids of this many tiles or more, every call launches the
+  // joins (joins_by_window: a block per window of 256 tiles, each finding
+  // the one such segment that can end in it, or none), a dependent launch
+  // from 4097 tiles (launch.cuh). H200, float / int32, three rounds each
+  // against the joins in the tiles kernel:
+  // - from 257 tiles (h200-segmented-joins-by-window-every-grid.json): one
+  //   segment of 2^26 115-118 -> 79 us, of 2^24 33 -> 29; but every shape at
+  //   2^21..2^24 (512-4096 tiles, a plain launch more) 1.06-1.40x the time;
+  // - from 8192 tiles (h200-segmented-joins-by-window.json): one segment of
+  //   2^26 / 2^25 0.67-0.69x / 0.70-0.76x the time (113-117 -> 76-79 us,
+  //   58-62 -> 42-45), segments of 2^24 0.85-0.95x; at 2^25..2^26 segments
+  //   of 4096-65536 0.98-1.08x, of 16, half empty or a power law 1.00-1.05x
+  //   (the launch's tail, 1-4 us); 2^22..2^24 level.
+  static constexpr offset_t listed_joins_min_tiles = 8192;
   // Fixed sizes that divide a thread's items (every segment inside one
   // thread: each thread reads its own items as 16-byte vectors and folds its
   // segments, no block scan, no shuffle compiled in): 8 blocks per SM, as

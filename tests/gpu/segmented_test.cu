@@ -18,7 +18,9 @@
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/transform.h>
 
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
@@ -359,17 +361,151 @@ void check_long_joins() {
 TEST_F(Segmented, LongJoinsKeepOrder4Bytes) { check_long_joins<affine16, compose16>(); }
 TEST_F(Segmented, LongJoinsKeepOrder8Bytes) { check_long_joins<affine, compose>(); }
 
+// Segments by offsets of more than 256 tiles (on grids of
+// listed_joins_min_tiles tiles or more) are joined by a launch of their own,
+// each found by the tile where it ends (joins_by_window in tile_totals.cuh:
+// at most one can end in a window of 256 tiles). Lengths in tiles T of the
+// value type: 256 tiles and one item more or fewer (either side of the
+// bound), long segments back to back (their ends in neighbouring windows),
+// one ending at a tile's edge, empty and short ones between, the last one
+// ending at the last item; in order for a non-commutative operator.
+// A last segment makes the grid large enough.
+template <class V>
+std::vector<std::int64_t> windowed_lengths() {
+  const std::int64_t T = 16384 / sizeof(V);
+  std::vector<std::int64_t> lengths{3,           256 * T - 2, 256 * T + 1, 0, 0,       300 * T + 5, 257 * T, 17,
+                                    255 * T + 1, 2,           1000 * T,    T - 20,     0,           513 * T - 7, 5,
+                                    700 * T + 11};
+  const std::int64_t tiles = std::accumulate(lengths.begin(), lengths.end(), std::int64_t(0)) / T;
+  const std::int64_t fewest = cascade::detail::tile_totals_tuning<V>::listed_joins_min_tiles;
+  lengths.push_back(std::max<std::int64_t>(fewest - tiles, 300) * T + 9);
+  return lengths;
+}
+template <class V, class Op>
+void check_joins_by_window() {
+  const auto lengths = windowed_lengths<V>();
+  const auto offsets = offsets_of<std::int64_t>(lengths);
+  const std::int64_t n = offsets.back(), segments = lengths.size();
+  const auto v = random_input<V, Op>(n, 43);
+  const auto d_v = to_device(v);
+  const auto d_offsets = to_device(offsets);
+  const V init = v[11];
+  const auto want = ref_segmented_reduce(v, offsets, init, Op{});
+  thrust::device_vector<V> out(segments);
+  for (int repeat = 0; repeat < 2; ++repeat) {  // (the stream's status words again, a new epoch)
+    poison(out);
+    cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init, Op{});
+    expect_equal(to_host(out), want);
+  }
+}
+TEST_F(Segmented, JoinsByWindowKeepOrder4Bytes) { check_joins_by_window<affine16, compose16>(); }
+TEST_F(Segmented, JoinsByWindowKeepOrder8Bytes) { check_joins_by_window<affine, compose>(); }
+
+// The same segments of int64 sums against CUB, over an array and over a
+// transform iterator (ends read back, grid sized by the items), from four
+// threads on streams of their own, each with the segments shifted by a
+// different number of tiles and items (other windows); and in a graph
+// replayed with other offsets (marks from the replay before must not be
+// taken for this one's).
+struct triple64 {
+  __host__ __device__ std::int64_t operator()(std::int64_t x) const { return 3 * x; }
+};
+TEST_F(Segmented, JoinsByWindowFromIteratorsThreadsAndGraphs) {
+  const std::int64_t T = 16384 / sizeof(std::int64_t);
+  std::vector<std::vector<std::int64_t>> offsets;
+  for (int t = 0; t < 4; ++t) {
+    auto lengths = windowed_lengths<std::int64_t>();
+    lengths.insert(lengths.begin(), t * 37 * T + t * 5);
+    offsets.push_back(offsets_of<std::int64_t>(lengths));
+  }
+  const std::int64_t n = offsets.back().back();
+  for (auto& o : offsets) o.back() = n;  // (every set of offsets covers all the items)
+  const auto d_v = to_device(random_input<std::int64_t, plus>(n, 45));
+  std::vector<thrust::device_vector<std::int64_t>> d_offsets, wants;
+  for (const auto& o : offsets) {
+    d_offsets.push_back(to_device(o));
+    wants.push_back(cub_segment_totals(d_v, d_offsets.back(), std::int64_t{3}));
+  }
+  const auto tripled = thrust::make_transform_iterator(d_v.begin(), triple64{});
+  thrust::device_vector<std::int64_t> d_v3(n);
+  thrust::transform(d_v.begin(), d_v.end(), d_v3.begin(), triple64{});
+  const auto want_tripled = to_host(cub_segment_totals(d_v3, d_offsets[1], std::int64_t{3}));
+  thrust::device_vector<std::int64_t> got(offsets[1].size() - 1);
+  poison(got);
+  cascade::segmented_reduce(cascade::cuda, tripled, d_offsets[1].begin(), d_offsets[1].end(), got.begin(),
+                            std::int64_t{3}, plus{});
+  expect_equal(to_host(got), want_tripled);
+
+  std::vector<thrust::device_vector<std::int64_t>> outs;
+  for (const auto& o : offsets) outs.emplace_back(o.size() - 1);
+  for (auto& out : outs) poison(out);
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        cudaStream_t stream;
+        cascade::detail::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        for (int repeat = 0; repeat < 3; ++repeat) {
+          cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_offsets[t].begin(), d_offsets[t].end(),
+                                    outs[t].begin(), std::int64_t{3}, plus{});
+        }
+        cascade::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        cascade::detail::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) {
+    SCOPED_TRACE("thread " + std::to_string(t));
+    EXPECT_EQ(failures[t], "");
+    expect_equal(to_host(outs[t]), to_host(wants[t]));
+  }
+
+  // One graph over one offsets array, replayed with each set in turn (the
+  // sets have as many segments); then with offsets of no long segment.
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  thrust::device_vector<std::int64_t> replayed_offsets = d_offsets[0], replayed(offsets[0].size() - 1);
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), replayed_offsets.begin(), replayed_offsets.end(),
+                            replayed.begin(), std::int64_t{3}, plus{});
+  CASCADE_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int t : {0, 3, 1, 2, 0}) {
+    SCOPED_TRACE("replay with the offsets of thread " + std::to_string(t));
+    thrust::copy(d_offsets[t].begin(), d_offsets[t].end(), replayed_offsets.begin());
+    poison(replayed);
+    CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    expect_equal(to_host(replayed), to_host(wants[t]));
+  }
+  std::vector<std::int64_t> even(offsets[0].size());
+  for (std::size_t j = 0; j < even.size(); ++j) even[j] = n * std::int64_t(j) / std::int64_t(even.size() - 1);
+  thrust::copy(even.begin(), even.end(), replayed_offsets.begin());
+  poison(replayed);
+  CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+  expect_equal(to_host(replayed), to_host(cub_segment_totals(d_v, replayed_offsets, std::int64_t{3})));
+  CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
+  CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
 // Fixed sizes take the offsets form's combination tree: the same bits for
 // float sums (sizes that divide a thread's items fold inside the threads,
 // sizes of 2-32 threads' items complete in a warp scan, and whole tiles of
 // 4096 floats over many tiles, and other sizes of more than 256 tiles, are
-// joined by a launch of their own).
-TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
-  const std::int64_t n = (1 << 22) + 5;
+// joined by a launch of their own; so are such segments by offsets, on
+// grids of listed_joins_min_tiles tiles or more).
+void check_fixed_sizes_give_the_offsets_forms_bits(std::int64_t n, std::initializer_list<std::int64_t> sizes) {
   const auto d_v = to_device(random_input<float, plus>(n, 31));
-  for (std::int64_t size : {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000, 4096 * 2, 4096 * 33, 4096 * 300,
-                            4096 * 1000, 4096 * 300 + 7, 4096 * 1000 - 3}) {
-    SCOPED_TRACE("size = " + std::to_string(size));
+  for (std::int64_t size : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", size = " + std::to_string(size));
     const std::int64_t segments = (n + size - 1) / size;
     std::vector<std::int64_t> lengths(segments, size);
     lengths.back() = n - (segments - 1) * size;
@@ -382,6 +518,15 @@ TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
     const auto a = to_host(fixed), b = to_host(by_offsets);
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
   }
+}
+TEST_F(Segmented, FixedSizesGiveTheOffsetsFormsBits) {
+  check_fixed_sizes_give_the_offsets_forms_bits((1 << 22) + 5, {1, 2, 3, 4, 8, 16, 32, 64, 256, 512, 1024, 5000, 4096 * 2,
+                                                                4096 * 33, 4096 * 300, 4096 * 1000, 4096 * 300 + 7,
+                                                                4096 * 1000 - 3});
+  // Grids where the offsets form joins its long segments apart too
+  // (joins_by_window, from listed_joins_min_tiles tiles).
+  const std::int64_t tiles = cascade::detail::tile_totals_tuning<float>::listed_joins_min_tiles;
+  check_fixed_sizes_give_the_offsets_forms_bits(tiles * 4096 + 5, {4096 * 255 + 1, 4096 * 300 + 7, 4096 * 5000 - 3});
 }
 
 // Values, keys and offsets from fancy iterators: values i % 97, keys i / 7,
