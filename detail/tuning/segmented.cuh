@@ -117,8 +117,9 @@ struct tile_totals_tuning {
   // from 4097 tiles (launch.cuh). H200, float / int32, three rounds each
   // against the joins in the tiles kernel:
   // - from 257 tiles (h200-segmented-joins-by-window-every-grid.json): one
-  //   segment of 2^26 115-118 -> 79 us, of 2^24 33 -> 29; but every shape at
-  //   2^21..2^24 (512-4096 tiles, a plain launch more) 1.06-1.40x the time;
+  //   segment of 2^26 115-118 -> 79 us, of 2^24 33 -> 29; but the other
+  //   shapes at 2^21..2^24 (512-4096 tiles, a plain launch more) 1.03-1.58x
+  //   the time;
   // - from 8192 tiles (h200-segmented-joins-by-window.json): one segment of
   //   2^26 / 2^25 0.67-0.69x / 0.70-0.76x the time (113-117 -> 76-79 us,
   //   58-62 -> 42-45), segments of 2^24 0.85-0.95x; at 2^25..2^26 segments
