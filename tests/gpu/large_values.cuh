@@ -1,6 +1,7 @@
 #pragma once
 // Value types of 188 bytes and 1 KB through every engine: reduce and scans
-// (in and out of place), segmented_reduce (both forms) and
+// (in and out of place), segmented_reduce (both forms; by offsets also one
+// segment over a grid that joins it by a launch of its own) and
 // inclusive_scan_by_key at both sizes, the segmented scan and reduce_by_key
 // at 188 bytes; checked against the standard library on random inputs,
 // outputs poisoned first. One file per size (large_values_*_test.cu): the
@@ -47,15 +48,22 @@ struct add_bins {
   }
 };
 
+// n histograms of random bins.
+template <int Bins>
+std::vector<histogram<Bins>> random_histograms(std::size_t n, std::uint64_t seed) {
+  std::vector<histogram<Bins>> h(n);
+  std::mt19937_64 rng(seed);
+  for (histogram<Bins>& x : h) {
+    for (int& b : x.bins) b = int(rng() % 100);
+  }
+  return h;
+}
+
 template <int Bins>
 void check_large_type(std::size_t n, std::uint64_t seed) {
   using H = histogram<Bins>;
   static_assert(std::is_trivially_copyable_v<H>);
-  std::vector<H> h(n);
-  std::mt19937_64 rng(seed);
-  for (H& x : h) {
-    for (int& b : x.bins) b = int(rng() % 100);
-  }
+  const std::vector<H> h = random_histograms<Bins>(n, seed);
   const auto d = to_device(h);
   H init;
   init.bins[0] = 5;
@@ -148,6 +156,32 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
     got.resize(want_run_totals.size());
     EXPECT_EQ(got, want_run_totals) << "reduce_by_key";
   }
+}
+
+// segmented_reduce by offsets over a grid large enough that its segments of
+// more than 256 tiles are joined by a launch of their own (joins_by_window:
+// the tile where one ends marks its status word, of the split layout here):
+// a segment over all the tiles but the first and last few items, in order.
+template <int Bins>
+void check_long_segment_by_offsets(std::uint64_t seed) {
+  using H = histogram<Bins>;
+  using tuning = cascade::detail::tile_totals_tuning<H>;
+  const std::size_t n = std::size_t(tuning::listed_joins_min_tiles) * cascade::detail::segmented_tile_items<tuning> + 5;
+  const std::vector<H> h = random_histograms<Bins>(n, seed);
+  const auto d = to_device(h);
+  H init;
+  init.bins[0] = 5;
+  const std::vector<std::int64_t> offsets{0, 3, std::int64_t(n) - 7, std::int64_t(n)};
+  std::vector<H> want;
+  for (std::size_t j = 0; j + 1 < offsets.size(); ++j) {
+    want.push_back(std::accumulate(h.begin() + offsets[j], h.begin() + offsets[j + 1], init, add_bins<Bins>{}));
+  }
+  const auto d_offsets = to_device(offsets);
+  thrust::device_vector<H> sums(want.size());
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init,
+                            add_bins<Bins>{});
+  EXPECT_EQ(to_host(sums), want) << "segmented_reduce, offsets, n = " << n;
 }
 
 // check_large_type at each size n, with seed + n.

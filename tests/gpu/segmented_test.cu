@@ -361,6 +361,29 @@ void check_long_joins() {
 TEST_F(Segmented, LongJoinsKeepOrder4Bytes) { check_long_joins<affine16, compose16>(); }
 TEST_F(Segmented, LongJoinsKeepOrder8Bytes) { check_long_joins<affine, compose>(); }
 
+// Runs call(t, stream) three times on each of four threads, each on a stream
+// of its own, and waits; returns each thread's error message ("" if none).
+template <class Call>
+std::vector<std::string> on_four_streams(Call call) {
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        cudaStream_t stream;
+        cascade::detail::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        for (int repeat = 0; repeat < 3; ++repeat) call(t, stream);
+        cascade::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        cascade::detail::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  return failures;
+}
+
 // Segments by offsets of more than 256 tiles (on grids of
 // listed_joins_min_tiles tiles or more) are joined by a launch of their own,
 // each found by the tile where it ends (joins_by_window in tile_totals.cuh:
@@ -439,25 +462,10 @@ TEST_F(Segmented, JoinsByWindowFromIteratorsThreadsAndGraphs) {
   std::vector<thrust::device_vector<std::int64_t>> outs;
   for (const auto& o : offsets) outs.emplace_back(o.size() - 1);
   for (auto& out : outs) poison(out);
-  std::vector<std::string> failures(4);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      try {
-        cudaStream_t stream;
-        cascade::detail::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_offsets[t].begin(), d_offsets[t].end(),
-                                    outs[t].begin(), std::int64_t{3}, plus{});
-        }
-        cascade::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-        cascade::detail::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
-      } catch (const std::exception& e) {
-        failures[t] = e.what();
-      }
-    });
-  }
-  for (std::thread& th : threads) th.join();
+  const auto failures = on_four_streams([&](int t, cudaStream_t stream) {
+    cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_offsets[t].begin(), d_offsets[t].end(),
+                              outs[t].begin(), std::int64_t{3}, plus{});
+  });
   for (int t = 0; t < 4; ++t) {
     SCOPED_TRACE("thread " + std::to_string(t));
     EXPECT_EQ(failures[t], "");
@@ -593,25 +601,10 @@ TEST_F(Segmented, JoinsApartFromIteratorsAndThreads) {
   std::vector<thrust::device_vector<std::int32_t>> outs;
   for (std::int64_t sz : sizes) outs.emplace_back((n + sz - 1) / sz);
   for (auto& out : outs) poison(out);
-  std::vector<std::string> failures(4);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      try {
-        cudaStream_t stream;
-        cascade::detail::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_v.end(), sizes[t], outs[t].begin(),
-                                    std::int32_t{t}, plus{});
-        }
-        cascade::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-        cascade::detail::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
-      } catch (const std::exception& e) {
-        failures[t] = e.what();
-      }
-    });
-  }
-  for (std::thread& th : threads) th.join();
+  const auto failures = on_four_streams([&](int t, cudaStream_t stream) {
+    cascade::segmented_reduce(cascade::cuda.on(stream), d_v.begin(), d_v.end(), sizes[t], outs[t].begin(),
+                              std::int32_t{t}, plus{});
+  });
   for (int t = 0; t < 4; ++t) {
     SCOPED_TRACE("thread " + std::to_string(t));
     EXPECT_EQ(failures[t], "");
