@@ -193,9 +193,12 @@ struct joins_by_window {
 // same bits; but its warps reduce the rounds side by side, since every piece
 // is there, where the tiles kernel's last tile reduces them one after the
 // other, a dependent read each (one segment of 2^26 floats: 64 rounds, about
-// 40 us after the other tiles are done).
+// 40 us after the other tiles are done). Bounded for 32 warps, the most
+// run() launches, whatever the value type (wide values spill rather than
+// leave a launch without the registers it asks for).
 template <int Threads, class Joins, class OutIt, class T, class Op>
-__global__ void joins_kernel(Joins joins, OutIt out, T init, Op op, tile_status<T> pieces, const T* closing) {
+__global__ void __launch_bounds__(kWarpThreads * kWarpThreads)
+    joins_kernel(Joins joins, OutIt out, T init, Op op, tile_status<T> pieces, const T* closing) {
   __shared__ uninitialized_array<T, kWarpThreads> round_totals;
   join_span<T> span;
   if (!Joins::after_tiles && !joins.find(pieces, closing, span)) return;

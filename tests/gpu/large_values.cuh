@@ -161,7 +161,8 @@ void check_large_type(std::size_t n, std::uint64_t seed) {
 // segmented_reduce by offsets over a grid large enough that its segments of
 // more than 256 tiles are joined by a launch of their own (joins_by_window:
 // the tile where one ends marks its status word, of the split layout here):
-// a segment over all the tiles but the first and last few items, in order.
+// a segment over all the tiles but the first and last few items, in order;
+// and by a fixed size, a segment over nearly all of them.
 template <int Bins>
 void check_long_segment_by_offsets(std::uint64_t seed) {
   using H = histogram<Bins>;
@@ -182,6 +183,17 @@ void check_long_segment_by_offsets(std::uint64_t seed) {
   cascade::segmented_reduce(cascade::cuda, d.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), init,
                             add_bins<Bins>{});
   EXPECT_EQ(to_host(sums), want) << "segmented_reduce, offsets, n = " << n;
+  // And by a fixed size of all but 7 items: its join takes the most warps
+  // joins_kernel is launched with (32: which a 1 KB value's registers did not
+  // allow before the kernel was bounded for them).
+  const std::vector<H> want_fixed{
+      std::accumulate(h.begin(), h.end() - 7, init, add_bins<Bins>{}),
+      std::accumulate(h.end() - 7, h.end(), init, add_bins<Bins>{})};
+  poison(sums);
+  cascade::segmented_reduce(cascade::cuda, d.begin(), d.end(), n - 7, sums.begin(), init, add_bins<Bins>{});
+  std::vector<H> got = to_host(sums);
+  got.resize(2);
+  EXPECT_EQ(got, want_fixed) << "segmented_reduce, fixed size of " << n - 7;
 }
 
 // check_large_type at each size n, with seed + n.
