@@ -551,10 +551,10 @@ void run(Segments segs, ValueIt values, Extent extent, offset_t max_n, OutIt out
   if constexpr (Segments::stage_begins) segs.joins_apart = tiles >= tuning::listed_joins_min_tiles;
   else segs.joins_apart = segs.size / tile_items >= tuning::joins_apart_min_tiles;
   const std::size_t listed_at = (windows * sizeof(T) + 15) / 16 * 16;
-  const std::size_t scratch = !segs.joins_apart                 ? 0
-                              : Segments::stage_begins          ? listed_at + windows * sizeof(apart_segment)
-                              : Segments::one_segment_tiles     ? 0
-                                                                : tiles * sizeof(T);
+  const std::size_t scratch = !segs.joins_apart             ? 0
+                              : Segments::stage_begins      ? listed_at + windows * sizeof(apart_segment)
+                              : Segments::one_segment_tiles ? 0
+                                                            : tiles * sizeof(T);
   const launch_status<T> pieces(tiles, at, status_reuse::fresh_epoch, scratch);
   T* const closing = static_cast<T*>(pieces.scratch());
   apart_segment* const listed =
