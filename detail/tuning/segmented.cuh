@@ -126,9 +126,9 @@ struct tile_totals_tuning {
   //   of 4096-65536 0.98-1.08x, of 16, half empty or a power law 1.00-1.05x
   //   (the launch's tail, 1-4 us); 2^22..2^24 level. Its blocks at 8 or 16
   //   warps instead of 32 (h200-segmented-joins-by-window-warps.json) did
-  //   not shorten that tail: the other shapes 1.00-1.10x / 0.95-1.08x the
-  //   time against 0.97-1.07x, one segment 0.73-0.79x / 0.69-0.73x against
-  //   0.66-0.71x.
+  //   not shorten that tail: the other shapes 0.98-1.10x / 0.95-1.08x the
+  //   time against 0.95-1.07x, one segment 0.73-0.87x / 0.69-0.82x against
+  //   0.66-0.77x.
   static constexpr offset_t listed_joins_min_tiles = 8192;
   // Fixed sizes that divide a thread's items (every segment inside one
   // thread: each thread reads its own items as 16-byte vectors and folds its
