@@ -425,7 +425,8 @@ TEST_F(Segmented, JoinsByWindowKeepOrder4Bytes) { check_joins_by_window<affine16
 TEST_F(Segmented, JoinsByWindowKeepOrder8Bytes) { check_joins_by_window<affine, compose>(); }
 
 // The same segments of int64 sums against CUB, over an array and over a
-// transform iterator (ends read back, grid sized by the items), from four
+// transform iterator (the grid sized by the allocation) and a counting
+// iterator (ends read back, the grid sized by the items), from four
 // threads on streams of their own, each with the segments shifted by a
 // different number of tiles and items (other windows); and in a graph
 // replayed with other offsets (marks from the replay before must not be
@@ -458,6 +459,17 @@ TEST_F(Segmented, JoinsByWindowFromIteratorsThreadsAndGraphs) {
   cascade::segmented_reduce(cascade::cuda, tripled, d_offsets[1].begin(), d_offsets[1].end(), got.begin(),
                             std::int64_t{3}, plus{});
   expect_equal(to_host(got), want_tripled);
+  // Values from a counting iterator (no allocation: the ends are read back
+  // and the grid sized by the items), against the sums' closed form.
+  std::vector<std::int64_t> want_counted;
+  for (std::size_t j = 0; j + 1 < offsets[2].size(); ++j) {
+    const std::int64_t b = offsets[2][j], e = offsets[2][j + 1];
+    want_counted.push_back(3 + (b + e - 1) * (e - b) / 2);
+  }
+  poison(got);
+  cascade::segmented_reduce(cascade::cuda, thrust::counting_iterator<std::int64_t>(0), d_offsets[2].begin(),
+                            d_offsets[2].end(), got.begin(), std::int64_t{3}, plus{});
+  expect_equal(to_host(got), want_counted);
 
   std::vector<thrust::device_vector<std::int64_t>> outs;
   for (const auto& o : offsets) outs.emplace_back(o.size() - 1);
