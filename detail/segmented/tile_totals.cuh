@@ -153,7 +153,11 @@ struct joins_by_size {
 };
 
 // A segment joined apart by offsets: its number and the tile it began in,
-// left by the tile where it ends (window w of joins_by_window).
+// left by the tile where it ends (window w of joins_by_window). Its piece
+// stays in closing[w]: kept in this struct instead, ptxas spilled 8-12 bytes
+// more in the 32-register float tiles kernel, which took 1.00-1.10x the time
+// at segments of 4096 items and more (H200, three rounds against this form,
+// int32's unchanged kernel 0.95-1.05x; h200-segmented-apart-piece-fold.json).
 struct apart_segment {
   offset_t segment, from;
 };
