@@ -154,29 +154,7 @@ struct registers_if {
 template <class T, int N>
 struct registers_if<false, T, N> {};
 
-// reduce_by_key's carries: the pieces of the runs that span tiles
-// (spans.cuh), and the runs begun before each tile, where the spans kernel
-// finds the tile a run began in. (The scans carry nothing.)
-template <class T>
-struct run_carries {
-  carries<offset_t, T> pieces;
-  offset_t* heads_before;
-};
-struct no_carries {};
-
-// The tile where run j began: the last tile before `tile` with at most j
-// runs begun before it (warp-collective). Mostly a tile or two back, so the
-// 32 tiles before `tile` are probed first, then the rest searched.
-struct run_start_tile {
-  const offset_t* heads_before;
-  __device__ offset_t begin(offset_t t) const { return heads_before[t]; }  // (warp_last_begun)
-  __device__ offset_t operator()(offset_t j, offset_t tile) const {
-    const offset_t probe = tile - kWarpThreads + lane_id();
-    const unsigned at_most = __ballot_sync(kFullMask, probe >= 0 && heads_before[probe] <= j);
-    if (at_most) return tile - kWarpThreads + (31 - __clz(at_most));
-    return warp_last_begun(*this, offset_t(0), tile - kWarpThreads - 1, j);
-  }
-};
+struct no_carries {};  // (the scans carry nothing; reduce_by_key: run_carries, spans.cuh)
 
 // reduce_by_key: for each run its first key and its total, at the run's
 // index (the heads up to its first item); the input's last item writes the
@@ -212,15 +190,19 @@ struct run_totals {
   // combination of the tile's items before it in their run; p.tile: the
   // same before the tile, whose count runs_before() gives where p.tile's
   // is not yet known (0 then).
-  template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged, class RunsBefore>
+  template <bool Full, int Items, class View, class C, class T, class Exchange, class Staged, class Carry,
+            class RunsBefore>
   __device__ void operator()(const View& heads, const thread_starts& h, const prefixes<headed<C, T>>& p, T (&x)[Items],
-                             const thread_place& at, Exchange& exchange, Staged& staged, const run_carries<T>& carry,
+                             const thread_place& at, Exchange& exchange, Staged& staged, const Carry& carry,
                              const RunsBefore& runs_before) const {
     constexpr bool gathered = View::template gathers_keys<Staged>;
     const int started = static_cast<int>(p.aggregate.heads);  // runs starting in the tile
     // The run begun before the tile, where it ends here: its piece to the
     // carries (where there are), else its total from the tile's prefix.
-    const bool spans = carry.heads_before != nullptr;
+    const bool spans = carry.pieces.first != nullptr;
+    // A tile whose runs fit its slots leaves them there for the second
+    // launch, which numbers them: it does not wait for its predecessors.
+    const bool stash = gathered && spans && started <= carry.slots;
     __shared__ bool first_is_head, last_ends;  // the tile's first and last items'
     registers_if<gathered, typename View::key_type, Items> keys;
     if constexpr (gathered) {
@@ -260,10 +242,17 @@ struct run_totals {
       }
       if constexpr (gathered) {
         __syncthreads();
-        first_run = runs_before();
-        for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
         // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
         const int lo = spans || first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
+        if (stash) {  // (lo is 1: the tile's run s - 1 in its slot s - 1)
+          const offset_t slots = at.tile * carry.slots;
+          for (int s = threadIdx.x; s < started; s += blockDim.x) carry.keys[slots + s] = staged.exchange[slot(s)];
+          for (int s = 1 + threadIdx.x; s <= hi; s += blockDim.x) carry.totals[slots + s - 1] = exchange.exchange[slot(s)];
+          if (threadIdx.x == 0) carry.stashed[at.tile] = max_of(hi, 0);
+          return;
+        }
+        first_run = runs_before();
+        for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
         for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
           values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
         }
@@ -271,7 +260,10 @@ struct run_totals {
     };
     if (gathered && 2 * started > at.valid) write(std::true_type{});
     else write(std::false_type{});
-    if (input_runs >= 0) *runs_out = first_run + input_runs;
+    if (input_runs >= 0) {
+      if (stash) *carry.last_runs = input_runs;
+      else *runs_out = first_run + input_runs;
+    }
     // The tile's carries: its runs before it, the piece of its last run;
     // the run begun before it, if it ends here (the thread with the tile's
     // last item knows, where no run starts in the tile); and that run's
@@ -279,12 +271,12 @@ struct run_totals {
     if (spans) {
       const bool holds_last = at.count > 0 && at.i0 + at.count == at.base + at.valid;
       if (threadIdx.x == 0) {
-        carry.heads_before[at.tile] = first_run;
+        if (!stash) carry.stashed[at.tile] = -1;
         carry.pieces.last[at.tile] = p.aggregate.value;
-        if (started > 0) carry.pieces.closing[at.tile] = h.starts & 1 ? -1 : first_run - 1;
+        if (started > 0) carry.pieces.closes[at.tile] = !(h.starts & 1);
       }
       if (started == 0 && holds_last) {
-        carry.pieces.closing[at.tile] = h.last_ends ? first_run - 1 : -1;
+        carry.pieces.closes[at.tile] = h.last_ends;
         if (!h.last_ends) carry.pieces.first[at.tile] = p.aggregate.value;
       }
     }
@@ -332,6 +324,12 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
   prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
   const bool in_place = decoupled_lookback::may_overlap(values, outputs);
+  // A silent tile's run count, recomputed from its keys (reduce_by_key).
+  const auto silent_counts = [&](const auto& words) {
+    using counts_in = index_input<head_counts<Heads, C>>;
+    return decoupled_lookback::silent_tile<threads, items, C, counts_in, std::decay_t<decltype(words)>,
+                                           ::cuda::std::plus<C>>{counts_in{{heads}, 0}, words, {}, in_place};
+  };
 
   // Whole tiles (all but the last) drop every bound check.
   auto scan_tile = [&](auto whole) {
@@ -385,6 +383,8 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         // from the tile alone (run_totals): counted from the tile's first.
         decoupled_lookback::nearest_prefix::publish_aggregate(status, tile, scanned.aggregate.heads,
                                                               maybe<C>{C(0), false}, ::cuda::std::plus<C>{});
+        const auto words = run_count_words<C>::at(status, carry.tiles);
+        if (threadIdx.x == 0) words.counts.publish(tile, tile_aggregate, scanned.aggregate.heads);
         const bool after_first = threadIdx.x > 0;
         const pair thread{after_first ? scanned.exclusive.heads : C(0), scanned.exclusive.value};
         return prefixes<pair>{{pair{C(0), scanned.aggregate.value}, true}, {thread, after_first},
@@ -394,9 +394,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     // Block-wide: the runs begun before the tile (reduce_by_key).
     const auto runs_before = [&]() -> offset_t {
       if constexpr (std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>) {
-        using counts_in = index_input<head_counts<Heads, C>>;
-        const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
-            counts_in{{heads}, 0}, status, {}, in_place};
+        const auto recompute = silent_counts(status);
         if (threadIdx.x < kWarpThreads) {
           // A tile that begins a run at most of its items takes longer, and
           // so do its neighbours: its first poll waits longer, in proportion.
@@ -442,30 +440,45 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
            static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, extent,
            outputs, status.words(), no_carries{}, op);
   } else {
-    // reduce_by_key: runs that span tiles are joined by a second launch,
-    // where there are enough tiles to pay for it; fewer take one launch.
-    // The carries sit beside the status words, in the stream's workspace.
+    // reduce_by_key: from Tuning::spans_min_tiles tiles, a second launch
+    // joins the runs that span tiles and places the runs that tiles left
+    // in their slots (spans.cuh); fewer tiles take one launch. The carries
+    // sit beside the status words, in the stream's workspace.
+    using K = typename Heads::key_type;
+    using carry_t = run_carries<K, T>;
     if (tiles < Tuning::spans_min_tiles) {
       const launch_status<pair> status(rule::status_words(tiles), at);
-      launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, run_carries<T>>,
+      launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
              static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel (one launch)", heads,
-             values, extent, outputs, status.words(), run_carries<T>{{nullptr, nullptr, nullptr}, nullptr}, op);
+             values, extent, outputs, status.words(), carry_t{}, op);
       return;
     }
+    // Slots where the keys go through shared memory (the runs gathered there).
+    using staged_t = typename Heads::template storage<Tuning::block_threads, Tuning::items_per_thread>;
+    const int slots = Heads::template gathers_keys<staged_t>
+                          ? static_cast<int>(segmented_tile_items<Tuning> / Tuning::stash_run_items)
+                          : 0;
     temporary_layout layout;
     const std::size_t first_at = layout.add<T>(tiles), last_at = layout.add<T>(tiles);
-    const std::size_t closing_at = layout.add<offset_t>(tiles), before_at = layout.add<offset_t>(tiles);
-    const launch_status<C> status(tiles, at, status_reuse::fresh_epoch, layout.bytes());
+    const std::size_t closes_at = layout.add<bool>(tiles), stashed_at = layout.add<int>(tiles);
+    const std::size_t keys_at = layout.add<K>(tiles * slots), totals_at = layout.add<T>(tiles * slots);
+    const std::size_t last_runs_at = layout.add<offset_t>(1);
+    const launch_status<C> status(run_count_words<C>::words(tiles), at, status_reuse::fresh_epoch, layout.bytes());
     const auto carried = [&](std::size_t offset) { return static_cast<char*>(status.scratch()) + offset; };
-    const run_carries<T> carry{{reinterpret_cast<T*>(carried(first_at)), reinterpret_cast<T*>(carried(last_at)),
-                                reinterpret_cast<offset_t*>(carried(closing_at))},
-                               reinterpret_cast<offset_t*>(carried(before_at))};
-    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, run_carries<T>>,
+    const carry_t carry{{reinterpret_cast<T*>(carried(first_at)), reinterpret_cast<T*>(carried(last_at)),
+                         reinterpret_cast<bool*>(carried(closes_at))},
+                        tiles,
+                        reinterpret_cast<int*>(carried(stashed_at)),
+                        reinterpret_cast<K*>(carried(keys_at)),
+                        reinterpret_cast<T*>(carried(totals_at)),
+                        slots,
+                        reinterpret_cast<offset_t*>(carried(last_runs_at))};
+    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, carry_t>,
            static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, extent,
            outputs, status.words(), carry, op);
-    launch_spans<counted_masked_scan_tuning<T>::span_block_threads>(at, "cascade reduce_by_key spans kernel",
-                                                            run_start_tile{carry.heads_before}, tiles,
-                                                            outputs.values_out, maybe<T>{T{}, false}, op, carry.pieces);
+    launch_stashed_runs<counted_masked_scan_tuning<T>::span_block_threads>(
+        at, run_count_words<C>::at(status.words(), tiles), carry, outputs.keys_out, outputs.values_out,
+        outputs.runs_out, op);
   }
 }
 

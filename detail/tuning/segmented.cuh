@@ -322,10 +322,20 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
   // 2^16 the one launch (the second costs about 2.5 us).
   static constexpr offset_t spans_min_tiles = 256;
-  // reduce_by_key's second launch: one warp per run that spans tiles (spans.cuh).
-  // Blocks of 1024 threads (a quarter of the blocks): H200, 2^26, three
-  // rounds against 04d6d85, 0.98x the time where segments of 65536 span
-  // tiles, 0.98-1.02x elsewhere (h200-segmented-spans-blocks.json): not taken.
+  // A tile of runs of this many items or longer (on average) leaves them
+  // in its slots for the second launch instead of waiting for the count of
+  // runs begun before it (spans.cuh): slots for a 16th of the tile's items
+  // (256 runs) cost a 16th of the keys' and values' bytes in temporary
+  // memory. H200, 2^26, float and int32, three rounds
+  // (h200-segmented-rbk-stash-tuning.json): 16 took reduce_by_key_into to
+  // 0.90-0.96x 4f51892's time at runs of 64-2^22 and half empty, runs of
+  // 16 0.99-1.02x, 1 and 4 1.01-1.06x, the power law 1.04-1.07x; 32 (128
+  // slots) 1.01-1.10x 16's time at every shape.
+  static constexpr int stash_run_items = 16;
+  // reduce_by_key's second launch (spans.cuh): a block per 32 tiles. 256
+  // threads: H200, 2^26 floats, runs of 1, the second launch 6.0 us under
+  // the profiler, 8.1 us at 1024 threads (a warp per tile, but one block
+  // per SM; h200-segmented-rbk-second-launch-profile.json).
   static constexpr int span_block_threads = 256;
   // A tile gathers its runs before it looks back for the count
   // (masked_scan.cuh, run_totals), then waits this long before its first

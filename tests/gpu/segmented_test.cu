@@ -1201,11 +1201,15 @@ TEST_F(Segmented, OffsetsOverPartOfAnAllocation) {
 // tile may be overwriting) and with counted heads (reduce_by_key's runs).
 // SpansMinTiles: reduce_by_key's run count looked back alone and its runs
 // across tiles joined by a second launch (2), or its counted pairs looked
-// back in one launch (a large number).
-template <bool Reversed, int Polls, long long SpansMinTiles = 2>
+// back in one launch (a large number). StashRunItems: a tile of runs this
+// long on average leaves them in its slots for the second launch rather
+// than wait for the count (8: the power law's tiles of 128 items, about 16
+// runs each, either way).
+template <bool Reversed, int Polls, long long SpansMinTiles = 2, int StashRunItems = 8>
 struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t> {
   static constexpr int block_threads = 64;
   static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
+  static constexpr int stash_run_items = StashRunItems;
   static constexpr int items_per_thread = 2;
   static constexpr unsigned first_poll_delay_ns = 0;
   static constexpr unsigned busy_tile_poll_delay_ns = 0;
@@ -1234,7 +1238,8 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
     using tuning_t = decltype(tuning);
     SCOPED_TRACE(std::string("reversed ") + (tuning_t::reversed_tiles ? "yes" : "no") + ", polls " +
                  std::to_string(tuning_t::polls_before_fallback) + ", spans from " +
-                 std::to_string(tuning_t::spans_min_tiles) + " tiles");
+                 std::to_string(tuning_t::spans_min_tiles) + " tiles, slots for runs of " +
+                 std::to_string(tuning_t::stash_run_items) + " items");
     thrust::device_vector<std::int32_t> inout = to_device(v);
     std::int32_t* p = inout.data().get();
     d::masked_scan::run_tuned<bool, std::int32_t, tuning_t>(
@@ -1272,6 +1277,8 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   check(masked_progress_tuning<true, 1>{});
   check(masked_progress_tuning<true, 60>{});
   check(masked_progress_tuning<false, 1>{});
+  check(masked_progress_tuning<true, 1, 2, 1024>{});  // no slots: every tile with runs waits for its count
+  check(masked_progress_tuning<true, 1, 2, 1>{});     // slots for every run: none does
   check(masked_progress_tuning<true, 1, 1000000>{});
   check(masked_progress_tuning<true, 60, 1000000>{});
 }
