@@ -243,9 +243,11 @@ struct run_totals {
       if constexpr (gathered) {
         __syncthreads();
         // Slot 0: the run begun before the tile; the last slot: the tile's last run, if it ends here.
-        const int lo = spans || first_is_head ? 1 : 0, hi = last_ends ? started : started - 1;
-        if (stash) {  // (lo is 1: the tile's run s - 1 in its slot s - 1)
+        // (Both read from shared memory after the look-back: nothing more held through it.)
+        const auto last_slot = [&] { return last_ends ? started : started - 1; };
+        if (stash) {  // (the tile's run s - 1 in its slot s - 1)
           const offset_t slots = at.tile * carry.slots;
+          const int hi = last_slot();
           for (int s = threadIdx.x; s < started; s += blockDim.x) carry.keys[slots + s] = staged.exchange[slot(s)];
           for (int s = 1 + threadIdx.x; s <= hi; s += blockDim.x) carry.totals[slots + s - 1] = exchange.exchange[slot(s)];
           if (threadIdx.x == 0) carry.stashed[at.tile] = max_of(hi, 0);
@@ -253,6 +255,7 @@ struct run_totals {
         }
         first_run = runs_before();
         for (int s = threadIdx.x; s < started; s += blockDim.x) keys_out[first_run + s] = staged.exchange[slot(s)];
+        const int lo = spans || first_is_head ? 1 : 0, hi = last_slot();
         for (int s = lo + threadIdx.x; s <= hi; s += blockDim.x) {
           values_out[first_run - 1 + s] = exchange.exchange[slot(s)];
         }
