@@ -249,7 +249,9 @@ struct run_totals {
           const offset_t slots = at.tile * carry.slots;
           const int hi = last_slot();
           for (int s = threadIdx.x; s < started; s += blockDim.x) carry.keys[slots + s] = staged.exchange[slot(s)];
-          for (int s = 1 + threadIdx.x; s <= hi; s += blockDim.x) carry.totals[slots + s - 1] = exchange.exchange[slot(s)];
+          for (int s = 1 + threadIdx.x; s <= hi; s += blockDim.x) {
+            carry.totals[slots + s - 1] = exchange.exchange[slot(s)];
+          }
           if (threadIdx.x == 0) carry.stashed[at.tile] = max_of(hi, 0);
           return;
         }

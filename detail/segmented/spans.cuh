@@ -56,7 +56,9 @@ struct run_count_words {
   tile_status<C> counts;
   tile_status<C> groups;
   static constexpr offset_t group_tiles = kWarpThreads;
-  __host__ __device__ static constexpr offset_t words(offset_t tiles) { return 2 * tiles + (tiles + group_tiles - 1) / group_tiles; }
+  __host__ __device__ static constexpr offset_t words(offset_t tiles) {
+    return 2 * tiles + (tiles + group_tiles - 1) / group_tiles;
+  }
   __host__ __device__ static run_count_words at(const tile_status<C>& w, offset_t tiles) {
     return {w, w.after(tiles), w.after(2 * tiles)};
   }
