@@ -329,12 +329,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
   prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
   const bool in_place = decoupled_lookback::may_overlap(values, outputs);
-  // A silent tile's run count, recomputed from its keys (reduce_by_key).
-  const auto silent_counts = [&](const auto& words) {
-    using counts_in = index_input<head_counts<Heads, C>>;
-    return decoupled_lookback::silent_tile<threads, items, C, counts_in, std::decay_t<decltype(words)>,
-                                           ::cuda::std::plus<C>>{counts_in{{heads}, 0}, words, {}, in_place};
-  };
 
   // Whole tiles (all but the last) drop every bound check.
   auto scan_tile = [&](auto whole) {
@@ -399,7 +393,9 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     // Block-wide: the runs begun before the tile (reduce_by_key).
     const auto runs_before = [&]() -> offset_t {
       if constexpr (std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>) {
-        const auto recompute = silent_counts(status);
+        using counts_in = index_input<head_counts<Heads, C>>;
+        const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
+            counts_in{{heads}, 0}, status, {}, in_place};
         if (threadIdx.x < kWarpThreads) {
           // A tile that begins a run at most of its items takes longer, and
           // so do its neighbours: its first poll waits longer, in proportion.

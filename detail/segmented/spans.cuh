@@ -83,12 +83,12 @@ __device__ T join_pieces(const carries<T>& carry, offset_t from, offset_t to, Op
   return warp_reduce(acc, op, 0, lanes);
 }
 
-// The value published in word i, in state `state` at least (all of them
-// are, once the first launch is done).
+// The value published in word i (every word is, once the first launch is
+// done).
 template <class C>
-__device__ __forceinline__ C published(const tile_status<C>& words, offset_t i, tile_state state = tile_aggregate) {
+__device__ __forceinline__ C published(const tile_status<C>& words, offset_t i) {
   C value{};
-  while (words.peek(i, value) < state) {
+  while (words.peek(i, value) == tile_invalid) {
   }
   return value;
 }
