@@ -298,7 +298,7 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
   auto scan = [&](offset_t first_known, auto extent, offset_t max_n) {
     with_segment_id(segments, [&](auto id) {
       using segs_t = csr_segments<unwrapped_t<OffsetIt>, decltype(id)>;
-      using heads_t = segment_heads<segs_t, masked_scan_tuning<T>::begins_in_flight>;
+      using heads_t = segment_heads<segs_t, numbered_masked_scan_tuning<T>>;
       const heads_t heads{{unwrap(offsets), decltype(id)(segments), first_known, max_n}, max_n};
       const auto from = unwrap(values) + first_known;
       const auto to = unwrap(out) + first_known;

@@ -139,7 +139,8 @@ struct segment_heads_view {
   }
 };
 
-template <class Segments, int BeginsInFlight>
+// Staging: the tuning of the tiles' segment staging (tile_segments.cuh).
+template <class Segments, class Staging>
 struct segment_heads {
   using id_type = typename Segments::id_type;
   template <int Threads, int Items>
@@ -165,7 +166,8 @@ struct segment_heads {
   }
   template <offset_t TileItems>
   __device__ auto stage(offset_t base, int valid, segment_begins<id_type, TileItems>& s) const {
-    const auto view = tile_view<TileItems, BeginsInFlight>(segs, base, valid, s);
+    const auto view =
+        tile_view<TileItems, Staging::begins_in_flight, Staging::search_over_after_miss>(segs, base, valid, s);
     return segment_heads_view<decltype(view), Segments>{view, segs};
   }
 };
@@ -173,7 +175,7 @@ struct segment_heads {
 // Whether the heads are numbered segments (the segmented scans' tuning).
 template <class Heads>
 inline constexpr bool numbered_heads_v = false;
-template <class Segments, int BeginsInFlight>
-inline constexpr bool numbered_heads_v<segment_heads<Segments, BeginsInFlight>> = true;
+template <class Segments, class Staging>
+inline constexpr bool numbered_heads_v<segment_heads<Segments, Staging>> = true;
 
 }  // namespace cascade::detail

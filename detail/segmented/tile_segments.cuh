@@ -125,7 +125,12 @@ __device__ Id warp_last_begun(const Segments& segs, Id lo, Id hi, offset_t i) {
 // the offsets (warp-collective either way). The search's first round probes
 // the 32 segments around the segmentation's guess: where segments are of
 // even length that round finds it, instead of log32(segments) rounds of
-// dependent reads; elsewhere it narrows the search as any round does.
+// dependent reads. Where it misses (lengths that vary), the search goes on
+// from the side of the guess it missed on, or (SearchOver, the tuning's
+// search_over_after_miss) starts over from all segments: its rounds then
+// probe the same segments for every tile whose item lies in the same
+// bracket, which the tiles before have brought to L2, where brackets
+// narrowed from each tile's guess are its own.
 //
 // probed: where that first round's probes were 32 consecutive segments, the
 // first of them (else -1), and this lane's begin: the tile's staging can take
@@ -135,7 +140,7 @@ struct probed_begins {
   Id first = Id(-1);
   offset_t begin = 0;  // begin(first + lane)
 };
-template <class Segments>
+template <bool SearchOver, class Segments>
 __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offset_t i,
                                                       probed_begins<typename Segments::id_type>* probed = nullptr) {
   using Id = typename Segments::id_type;
@@ -146,6 +151,7 @@ __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offs
       const offset_t begin = warp_probe(segs, probe, i, lo, hi);
       const Id first = shuffle_idx(probe, 0);
       if (probed != nullptr && __all_sync(kFullMask, probe == first + Id(lane_id()))) *probed = {first, begin};
+      if (SearchOver && hi > lo) lo = 0, hi = Id(segs.segments - 1);  // missed: over from all segments
     }
     return warp_last_begun(segs, lo, hi, i);
   } else {
@@ -156,7 +162,7 @@ __device__ typename Segments::id_type warp_segment_of(const Segments& segs, offs
 // Block-wide: stages the ends and begins of the tile [base, base + valid)
 // of `segs`; the view answers begin().
 // Each thread keeps up to Batch begins in flight (registers: 2 per begin).
-template <offset_t TileItems, int Batch = 24, class Segments>
+template <offset_t TileItems, int Batch, bool SearchOver, class Segments>
 __device__ staged_segments<Segments, TileItems> stage_begins(
     const Segments& segs, offset_t base, int valid, segment_begins<typename Segments::id_type, TileItems>& s) {
   using Id = typename Segments::id_type;
@@ -169,14 +175,14 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
   const int warp = warp_id(), last_warp = blockDim.x > kWarpThreads ? 1 : 0;
   probed_begins<Id> probed;
   if (warp == 0) {
-    const Id first = warp_segment_of(segs, base, &probed);
+    const Id first = warp_segment_of<SearchOver>(segs, base, &probed);
     if (lane_id() == 0) {
       s.first = first;
       s.probed_first = probed.first;
     }
   }
   if (warp == last_warp) {
-    const Id last = warp_segment_of(segs, base + valid - 1);
+    const Id last = warp_segment_of<SearchOver>(segs, base + valid - 1);
     if (lane_id() == 0) s.last = last;
   }
   __syncthreads();
@@ -216,11 +222,11 @@ __device__ staged_segments<Segments, TileItems> stage_begins(
 // The tile's view for a kernel that needs begin() only: staged where the
 // segmentation reads memory (CSR offsets), else (fixed sizes) computed by
 // every thread, with no shared memory and no barrier.
-template <offset_t TileItems, int Batch, class Segments>
+template <offset_t TileItems, int Batch, bool SearchOver, class Segments>
 __device__ staged_segments<Segments, TileItems> tile_view(
     const Segments& segs, offset_t base, int valid, segment_begins<typename Segments::id_type, TileItems>& s) {
   if constexpr (Segments::stage_begins) {
-    return stage_begins<TileItems, Batch>(segs, base, valid, s);
+    return stage_begins<TileItems, Batch, SearchOver>(segs, base, valid, s);
   } else {
     return {segs, segs.segments, base, segs.segment_of(base), segs.segment_of(base + valid - 1), 0, nullptr};
   }

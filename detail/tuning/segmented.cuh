@@ -190,6 +190,18 @@ struct tile_totals_tuning {
   // the launch bounds); offsets in segments of 4096 / 64, 6 blocks: 4 in
   // flight 141 / 180 us, 8 in flight (4 blocks) 145 / 199.
   static constexpr int begins_in_flight = 4;
+  // Where a search's first round misses (lengths that vary), whether it
+  // starts over from all segments (tile_segments.cuh, warp_segment_of): not
+  // here. H200, 2^26, three rounds each, four calls against the search that
+  // goes on from the side of the guess it missed on
+  // (h200-segmented-search-brackets.json): with a power law 0.87-0.91x the
+  // time, but ptxas spilled the float offsets kernel more (64 bytes a thread
+  // against 48 at its 32 registers), and floats in segments of 4096 to
+  // 2^22 took 1.02-1.05x; the miss's reset placed elsewhere spilled other
+  // kernels (56-64 against 48-56 bytes) and took floats in segments of 16 to
+  // 2^22 and half empty 1.02-1.06x. (A perfect first guess, a bound, took
+  // the power law to 0.73-0.75x.)
+  static constexpr bool search_over_after_miss = false;
   // The tile's loads are issued before its segments are found and stay in
   // flight through the search (primitives/tile_scan.cuh, load_exchange):
   // H100, 2^26 floats, offsets in segments of 1 / 64 / 256 / 4096, half
@@ -293,6 +305,14 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr bool copies_values = true;
+  // Where the search's first round misses, it starts over from all segments
+  // (tile_segments.cuh, warp_segment_of). H200, 2^26, float / int32, three
+  // rounds each, three calls against the search that goes on from the side
+  // of the guess it missed on (h200-segmented-search-brackets.json): with a
+  // power law 0.87-0.90x the time, with 4 million empty segments first
+  // 0.94-0.95x, other shapes 0.98-1.03x (the kernels' registers and spills
+  // unchanged).
+  static constexpr bool search_over_after_miss = true;
   static constexpr unsigned first_poll_delay_ns = 400;
   static constexpr offset_t begins_prefetch_min = 64, begins_prefetch_max = 2048;
 };
