@@ -381,13 +381,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, tiles_min_blocks<Tuning
       if constexpr (copies_tile<full, Tuning, Segments, ValueIt, T>) {
         const bool copying = start_exchange_copies_if<full, T>(values, warp_first, exchange);
         vectors = copying || fill_exchange<full, items>(values, warp_first, warp_valid, T{}, exchange);
-        const auto v = tile_view<tile_size, Tuning::begins_in_flight, Tuning::search_over_after_miss>(segs, base, valid, staged);
+        const auto v =
+            tile_view<tile_size, Tuning::begins_in_flight, Tuning::search_over_after_miss>(segs, base, valid, staged);
         if (copying) finish_exchange_copies();
         return v;
       } else {
         vectors = load_exchange<full, items, exchange_t>(values, warp_first, warp_valid,
                                                          full ? T{} : static_cast<T>(values[base]), x);
-        const auto v = tile_view<tile_size, Tuning::begins_in_flight, Tuning::search_over_after_miss>(segs, base, valid, staged);
+        const auto v =
+            tile_view<tile_size, Tuning::begins_in_flight, Tuning::search_over_after_miss>(segs, base, valid, staged);
         store_exchange(vectors, x, exchange);
         return v;
       }
