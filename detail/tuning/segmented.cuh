@@ -197,9 +197,9 @@ struct tile_totals_tuning {
   // (h200-segmented-search-brackets.json): with a power law 0.87-0.91x the
   // time, but ptxas spilled the float offsets kernel more (64 bytes a thread
   // against 48 at its 32 registers), and floats in segments of 4096 to
-  // 2^22 took 1.02-1.05x; the miss's reset placed elsewhere spilled other
+  // 2^22 took 1.01-1.05x; the miss's reset placed elsewhere spilled other
   // kernels (56-64 against 48-56 bytes) and took floats in segments of 16 to
-  // 2^22 and half empty 1.02-1.06x. (A perfect first guess, a bound, took
+  // 2^22 and half empty 1.00-1.06x. (A perfect first guess, a bound, took
   // the power law to 0.73-0.75x.)
   static constexpr bool search_over_after_miss = false;
   // The tile's loads are issued before its segments are found and stay in
