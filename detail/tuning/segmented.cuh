@@ -251,7 +251,11 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   // tiles and groups to chain): scans by key 1.12-1.35x, reduce_by_key
   // 2.0-7.6x (its gathering spilled), segmented scans 0.92-0.96x where no
   // tile holds a start but 1.18-1.20x in segments of 4096
-  // (h200-segmented-masked-tiles-256x20.json).
+  // (h200-segmented-masked-tiles-256x20.json). Later again, with 20 KB of
+  // slots for the keys (theirs went to the threads' own loads): scans by key
+  // 0.96-1.02x at runs of 65536, 2^22 and the power law, 1.08-1.11x at
+  // 4096, int32 in short runs 1.04-1.06x (h200-segmented-keyed-wide-tiles.json;
+  // the segmented scans took 256 x 20: numbered_masked_scan_tuning).
   // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
   // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
   // 12-16 us).
@@ -302,8 +306,27 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // offsets a tile) and of 65536 and 2^22 (33, shared with its neighbours and
 // in L2 already); segmented_reduce gained nothing measurable (its values
 // arrive by asynchronous copies).
+//
+// Tiles of 256 x 20 4-byte values (5120 items) rather than 16: fewer tiles,
+// so fewer searches, stagings and look-backs for the same items, and more
+// bytes a block while its first warps wait for the prefix (the values wait in
+// the exchange, not in registers: the kernels' spills grow from 24-88 to
+// 32-144 bytes a thread, the time does not). H200, 2^26, float / int32,
+// two calls of two and three rounds against 256 x 16
+// (h200-segmented-scan-wide-tiles.json):
+// segments of 1-256 items 0.88-1.03x the time, half empty 0.95-1.03x, of
+// 1000 / 5000 / 50000 0.92-0.96x / 0.91-0.94x / 0.89-0.93x, 65536
+// 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, 4 million empty
+// segments first 0.91-0.93x; but segments of exactly 4096 1.08-1.14x: with
+// tiles of 4096 every tile begins a segment and none waits for a prefix,
+// which tiles of 5120 lose (segments of 4096 items not on a tile's edge:
+// see 5000). 256 x 24 (6144): 2^22 0.86-0.92x, but segments of 1-256 and
+// half empty 0.93-1.04x; 256 x 28 spilled up to 184 bytes and took
+// 0.99-1.22x at segments of 1-4096 and half empty.
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
+  static constexpr int items_per_thread = sizeof(T) == 4 ? 20 : masked_scan_tuning<T>::items_per_thread;
+  static constexpr int block_threads = sizeof(T) == 4 ? 256 : masked_scan_tuning<T>::block_threads;
   static constexpr bool copies_values = true;
   // Where the search's first round misses, it starts over from all segments
   // (tile_segments.cuh, warp_segment_of). H200, 2^26, float / int32, three

@@ -722,30 +722,52 @@ TEST_F(Segmented, ManyEmptySegmentsInATile) {
 // Segments of a tile's length, each followed by 0-2 empty ones, so that
 // empty segments end where tiles start (a tile tells them from the begin it
 // stages before its first segment); whole tiles of an aligned array and of
-// a misaligned one (values from item 1).
+// a misaligned one (values from item 1). The tiles of segmented_reduce and
+// of the segmented scans, whose lengths differ (4-byte values: 4096 and 5120).
 template <class T>
 void check_empties_at_tile_edges() {
-  const std::int64_t tile = 16384 / sizeof(T);  // the reduce's tile: 256 threads x 64 bytes
-  std::mt19937_64 rng(93);
-  std::vector<std::int64_t> lengths{0};  // and before the first item
-  for (int t = 0; t < 3000; ++t) {
-    lengths.push_back(t % 7 == 3 ? tile + std::int64_t(rng() % 5) - 2 : tile);
-    lengths.insert(lengths.end(), rng() % 3, 0);
-  }
-  const auto offsets = offsets_of<std::int64_t>(lengths);
-  const std::int64_t n = offsets.back();
-  const auto v = random_input<T, plus>(n + 1, 94);
-  const auto d_offsets = to_device(offsets);
-  const auto d_v = to_device(v);
-  const T init = 7;
-  for (int skip : {0, 1}) {
-    SCOPED_TRACE("values from item " + std::to_string(skip));
-    const std::vector<T> shifted(v.begin() + skip, v.begin() + skip + n);
-    thrust::device_vector<T> sums(lengths.size());
-    poison(sums);
-    cascade::segmented_reduce(cascade::cuda, d_v.begin() + skip, d_offsets.begin(), d_offsets.end(), sums.begin(), init,
-                              plus{});
-    expect_equal(to_host(sums), ref_segmented_reduce(shifted, offsets, init, plus{}));
+  const std::int64_t reduce_tile = cascade::detail::segmented_tile_items<cascade::detail::tile_totals_tuning<T>>;
+  const std::int64_t scan_tile = cascade::detail::segmented_tile_items<cascade::detail::numbered_masked_scan_tuning<T>>;
+  std::vector<std::int64_t> tiles{reduce_tile};
+  if (scan_tile != reduce_tile) tiles.push_back(scan_tile);
+  for (const std::int64_t tile : tiles) {
+    SCOPED_TRACE("segments of " + std::to_string(tile) + " items");
+    std::mt19937_64 rng(93);
+    std::vector<std::int64_t> lengths{0};  // and before the first item
+    for (int t = 0; t < 3000; ++t) {
+      lengths.push_back(t % 7 == 3 ? tile + std::int64_t(rng() % 5) - 2 : tile);
+      lengths.insert(lengths.end(), rng() % 3, 0);
+    }
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    const std::int64_t n = offsets.back();
+    const auto v = random_input<T, plus>(n + 1, 94);
+    const auto d_offsets = to_device(offsets);
+    const auto d_v = to_device(v);
+    const T init = 7;
+    for (int skip : {0, 1}) {
+      SCOPED_TRACE("values from item " + std::to_string(skip));
+      const std::vector<T> shifted(v.begin() + skip, v.begin() + skip + n);
+      thrust::device_vector<T> sums(lengths.size());
+      poison(sums);
+      cascade::segmented_reduce(cascade::cuda, d_v.begin() + skip, d_offsets.begin(), d_offsets.end(), sums.begin(),
+                                init, plus{});
+      expect_equal(to_host(sums), ref_segmented_reduce(shifted, offsets, init, plus{}));
+      thrust::device_vector<T> out(n);
+      std::vector<T> want(n);
+      for (bool exclusive : {false, true}) {
+        SCOPED_TRACE(exclusive ? "exclusive scan" : "inclusive scan");
+        poison(out);
+        if (exclusive) {
+          cascade::segmented_exclusive_scan(cascade::cuda, d_v.begin() + skip, d_offsets.begin(), d_offsets.end(),
+                                            out.begin(), init, plus{});
+        } else {
+          cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin() + skip, d_offsets.begin(), d_offsets.end(),
+                                            out.begin(), plus{});
+        }
+        ref_segmented_scan<T>(shifted, offsets, want, std::plus<>{}, exclusive ? &init : nullptr, exclusive);
+        expect_equal(to_host(out), want);
+      }
+    }
   }
 }
 TEST_F(Segmented, EmptySegmentsAtTileEdgesInt32) { check_empties_at_tile_edges<std::int32_t>(); }
