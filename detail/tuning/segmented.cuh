@@ -322,11 +322,18 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // which tiles of 5120 lose (segments of 4096 items not on a tile's edge:
 // see 5000). 256 x 24 (6144): 2^22 0.86-0.92x, but segments of 1-256 and
 // half empty 0.93-1.04x; 256 x 28 spilled up to 184 bytes and took
-// 0.99-1.22x at segments of 1-4096 and half empty.
+// 0.99-1.22x at segments of 1-4096 and half empty. The first poll after
+// 800 ns instead of 400 on these tiles: 0.96-1.02x, within the spread.
+// 8-byte values (double / int64, two rounds, the same file) in tiles of
+// 256 x 12 (3072 items) rather than 8: segments of 1-256 items and half
+// empty 0.93-1.02x the time, of 1000 / 4096 / 5000 / 50000 0.93-0.96x /
+// 0.97-0.99x / 0.89-0.93x / 0.88-0.90x, 65536 0.94-0.95x, 2^22 0.88-0.89x,
+// a power law 0.87-0.89x (256 x 10: 0.90-1.04x).
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
-  static constexpr int items_per_thread = sizeof(T) == 4 ? 20 : masked_scan_tuning<T>::items_per_thread;
-  static constexpr int block_threads = sizeof(T) == 4 ? 256 : masked_scan_tuning<T>::block_threads;
+  static constexpr int items_per_thread =
+      sizeof(T) == 4 ? 20 : sizeof(T) == 8 ? 12 : masked_scan_tuning<T>::items_per_thread;
+  static constexpr int block_threads = sizeof(T) == 4 || sizeof(T) == 8 ? 256 : masked_scan_tuning<T>::block_threads;
   static constexpr bool copies_values = true;
   // Where the search's first round misses, it starts over from all segments
   // (tile_segments.cuh, warp_segment_of). H200, 2^26, float / int32, three

@@ -723,7 +723,7 @@ TEST_F(Segmented, ManyEmptySegmentsInATile) {
 // empty segments end where tiles start (a tile tells them from the begin it
 // stages before its first segment); whole tiles of an aligned array and of
 // a misaligned one (values from item 1). The tiles of segmented_reduce and
-// of the segmented scans, whose lengths differ (4-byte values: 4096 and 5120).
+// of the segmented scans, whose lengths differ (4096 and 5120 4-byte values).
 template <class T>
 void check_empties_at_tile_edges() {
   const std::int64_t reduce_tile = cascade::detail::segmented_tile_items<cascade::detail::tile_totals_tuning<T>>;
@@ -777,10 +777,10 @@ TEST_F(Segmented, EmptySegmentsAtTileEdgesInt64) { check_empties_at_tile_edges<s
 // and at tiles' edges: of 31, 32, 33 and thousands, around the 32 that a
 // tile probes at once before it searches) and after the last item: every
 // one gets init, and the scans are unchanged by them. Offsets from item 3
-// of the values, so that the runs' begins are not 0.
-TEST_F(Segmented, LongRunsOfEmptySegmentsAtTileEdges) {
-  using T = std::int64_t;
-  const std::int64_t tile = 16384 / sizeof(T);  // the reduce's tile: 256 threads x 64 bytes
+// of the values, so that the runs' begins are not 0. The tiles of
+// segmented_reduce and of the segmented scans (8-byte values: 2048 and 3072).
+template <class T>
+void check_long_runs_of_empty_segments(std::int64_t tile) {
   std::vector<std::int64_t> lengths(100003, 0);
   const std::int64_t runs[] = {31, 32, 33, 1, 5000, 64, 2, 250000};
   for (int t = 0; t < 40; ++t) {
@@ -814,6 +814,16 @@ TEST_F(Segmented, LongRunsOfEmptySegmentsAtTileEdges) {
     }
     ref_segmented_scan<T>(v, offsets, want, std::plus<>{}, exclusive ? &init : nullptr, exclusive);
     expect_equal(to_host(out), want);
+  }
+}
+
+TEST_F(Segmented, LongRunsOfEmptySegmentsAtTileEdges) {
+  using T = std::int64_t;
+  using namespace cascade::detail;
+  for (const std::int64_t tile : {segmented_tile_items<tile_totals_tuning<T>>,
+                                  segmented_tile_items<numbered_masked_scan_tuning<T>>}) {
+    SCOPED_TRACE("segments of " + std::to_string(tile) + " items");
+    check_long_runs_of_empty_segments<T>(tile);
   }
 }
 
