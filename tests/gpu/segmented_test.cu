@@ -723,7 +723,8 @@ TEST_F(Segmented, ManyEmptySegmentsInATile) {
 // empty segments end where tiles start (a tile tells them from the begin it
 // stages before its first segment); whole tiles of an aligned array and of
 // a misaligned one (values from item 1). The tiles of segmented_reduce and
-// of the segmented scans, whose lengths differ (4096 and 5120 4-byte values).
+// of the segmented scans, whose lengths differ (4096 and 5120 4-byte values,
+// 2048 and 3072 8-byte ones).
 template <class T>
 void check_empties_at_tile_edges() {
   const std::int64_t reduce_tile = cascade::detail::segmented_tile_items<cascade::detail::tile_totals_tuning<T>>;
