@@ -44,7 +44,8 @@ BASELINE = "cub"
 METRICS = ["time", "gbps", "limit", "ratio"]
 SEGMENTED = ["segmented_reduce", "segmented_reduce_fixed", "reduce_by_key", "inclusive_scan_by_key",
              "exclusive_scan_by_key", "segmented_inclusive_scan"]
-SHAPES = ["len1", "len4", "len16", "len64", "len256", "len4096", "len65536", "len4194304", "powerlaw", "halfempty"]
+SHAPES = ["len1", "len4", "len16", "len64", "len256", "len1000", "len4096", "len5000", "len50000", "len65536",
+          "len4194304", "powerlaw", "halfempty"]
 TO_MICROSECONDS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 

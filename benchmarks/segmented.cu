@@ -6,7 +6,7 @@
 // Thrust has the algorithm), copy_limit (a device-to-device copy of the
 // bytes the algorithm must move). Sums of float and int32 at 2^16 and 2^26,
 // 64-bit offsets; shapes lenL (every segment L long; len67108864: one
-// segment of 2^26), powerlaw (Pareto alpha = 1.1), halfempty (every other
+// segment of 2^26; 1000, 5000 and 50000 line up with no tile), powerlaw (Pareto alpha = 1.1), halfempty (every other
 // segment empty, the others 32) and, for the offsets forms, leadempty
 // (n / 16 empty segments, as a matrix's empty rows, before segments of 64).
 // The counter `bytes` is what the algorithm must read and write.
@@ -196,8 +196,9 @@ template <class T>
 void register_type(const options& opt, const char* type_name) {
   const char* algorithms[] = {"segmented_reduce", "segmented_reduce_fixed", "reduce_by_key", "inclusive_scan_by_key",
                               "exclusive_scan_by_key", "segmented_inclusive_scan"};
-  const char* shapes[] = {"len1", "len4", "len16", "len64", "len256", "len4096", "len65536", "len4194304",
-                          "len67108864", "powerlaw", "halfempty", "leadempty"};
+  const char* shapes[] = {"len1", "len4", "len16", "len64", "len256", "len1000", "len4096", "len5000",
+                          "len50000", "len65536", "len4194304", "len67108864", "powerlaw", "halfempty",
+                          "leadempty"};
   for (int log2 : {16, 26}) {
     const std::int64_t n = std::int64_t(1) << log2;
     for (const char* shape : shapes) {
