@@ -205,6 +205,33 @@ TEST_F(Segmented, NonCommutativeKeepsOrder) {
   }
 }
 
+// The segmented scans of a non-commutative operator on 4-byte values, whose
+// tiles (256 x 20) differ from the 8-byte ones above: inclusive with init,
+// exclusive in place, against the std references.
+TEST_F(Segmented, NonCommutativeScansOf4ByteValuesKeepOrder) {
+  for (const shape& s : kShapes) {
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 13);
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    const auto v = random_input<affine16, compose16>(s.n, s.n + 17);
+    const auto d_v = to_device(v);
+    const auto d_offsets = to_device(offsets);
+    const affine16 init{3, 7};
+    std::vector<affine16> want(s.n);
+    thrust::device_vector<affine16> out(s.n);
+    poison(out);
+    cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
+                                      compose16{}, init);
+    ref_segmented_scan<affine16>(v, offsets, want, compose16{}, &init, false);
+    expect_equal(to_host(out), want);
+    thrust::device_vector<affine16> inout = d_v;
+    cascade::segmented_exclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
+                                      init, compose16{});
+    ref_segmented_scan<affine16>(v, offsets, want, compose16{}, &init, true);
+    expect_equal(to_host(inout), want);
+  }
+}
+
 // Offsets of 32 and 64 bits, items starting past 0, against CUB's
 // DeviceSegmentedReduce and (CCCL 3.6) DeviceSegmentedScan.
 template <class O>
