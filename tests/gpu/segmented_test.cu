@@ -145,6 +145,29 @@ TEST_F(Segmented, ScansByKeyMatchCub) {
   }
 }
 
+// The segmented scans of v by offsets under a non-commutative op, against
+// the std references: inclusive with init into out (poisoned first; its
+// first v.size() items compared), exclusive in place.
+template <class V, class Op>
+void check_segmented_scans_keep_order(const std::vector<V>& v, const std::vector<std::int64_t>& offsets,
+                                      const thrust::device_vector<V>& d_v,
+                                      const thrust::device_vector<std::int64_t>& d_offsets,
+                                      thrust::device_vector<V>& out, const V& init, Op op) {
+  std::vector<V> want(v.size());
+  poison(out);
+  cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), op,
+                                    init);
+  ref_segmented_scan<V>(v, offsets, want, op, &init, false);
+  auto got = to_host(out);
+  got.resize(v.size());
+  expect_equal(got, want);
+  thrust::device_vector<V> inout = d_v;
+  cascade::segmented_exclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
+                                    init, op);
+  ref_segmented_scan<V>(v, offsets, want, op, &init, true);
+  expect_equal(to_host(inout), want);
+}
+
 // Non-commutative: affine maps, against the std references.
 TEST_F(Segmented, NonCommutativeKeepsOrder) {
   for (const shape& s : kShapes) {
@@ -173,17 +196,8 @@ TEST_F(Segmented, NonCommutativeKeepsOrder) {
       expect_equal(sums, ref_segmented_reduce(v, offsets, init, compose{}));
     }
 
+    check_segmented_scans_keep_order(v, offsets, d_v, d_offsets, out, init, compose{});
     std::vector<affine> want(s.n);
-    poison(out);
-    cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
-                                      compose{}, init);
-    ref_segmented_scan<affine>(v, offsets, want, compose{}, &init, false);
-    expect_equal(to_host(out), want);
-    thrust::device_vector<affine> inout = d_v;
-    cascade::segmented_exclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
-                                      init, compose{});
-    ref_segmented_scan<affine>(v, offsets, want, compose{}, &init, true);
-    expect_equal(to_host(inout), want);
     poison(out);
     cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), out.begin(),
                                    cuda::std::equal_to<>{}, compose{});
@@ -216,19 +230,8 @@ TEST_F(Segmented, NonCommutativeScansOf4ByteValuesKeepOrder) {
     const auto v = random_input<affine16, compose16>(s.n, s.n + 17);
     const auto d_v = to_device(v);
     const auto d_offsets = to_device(offsets);
-    const affine16 init{3, 7};
-    std::vector<affine16> want(s.n);
     thrust::device_vector<affine16> out(s.n);
-    poison(out);
-    cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), out.begin(),
-                                      compose16{}, init);
-    ref_segmented_scan<affine16>(v, offsets, want, compose16{}, &init, false);
-    expect_equal(to_host(out), want);
-    thrust::device_vector<affine16> inout = d_v;
-    cascade::segmented_exclusive_scan(cascade::cuda, inout.begin(), d_offsets.begin(), d_offsets.end(), inout.begin(),
-                                      init, compose16{});
-    ref_segmented_scan<affine16>(v, offsets, want, compose16{}, &init, true);
-    expect_equal(to_host(inout), want);
+    check_segmented_scans_keep_order(v, offsets, d_v, d_offsets, out, affine16{3, 7}, compose16{});
   }
 }
 
