@@ -6,8 +6,9 @@
 // Thrust has the algorithm), copy_limit (a device-to-device copy of the
 // bytes the algorithm must move). Sums of float and int32 at 2^16 and 2^26,
 // 64-bit offsets; shapes lenL (every segment L long; len67108864: one
-// segment of 2^26; 1000, 5000 and 50000 line up with no tile), powerlaw (Pareto alpha = 1.1), halfempty (every other
-// segment empty, the others 32) and, for the offsets forms, leadempty
+// segment of 2^26; 1000, 5000 and 50000 line up with no tile), powerlaw
+// (Pareto alpha = 1.1), halfempty (every other segment empty, the others
+// 32) and, for the offsets forms, leadempty
 // (n / 16 empty segments, as a matrix's empty rows, before segments of 64).
 // The counter `bytes` is what the algorithm must read and write.
 

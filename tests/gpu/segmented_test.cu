@@ -757,11 +757,9 @@ TEST_F(Segmented, ManyEmptySegmentsInATile) {
 // 2048 and 3072 8-byte ones).
 template <class T>
 void check_empties_at_tile_edges() {
-  const std::int64_t reduce_tile = cascade::detail::segmented_tile_items<cascade::detail::tile_totals_tuning<T>>;
-  const std::int64_t scan_tile = cascade::detail::segmented_tile_items<cascade::detail::numbered_masked_scan_tuning<T>>;
-  std::vector<std::int64_t> tiles{reduce_tile};
-  if (scan_tile != reduce_tile) tiles.push_back(scan_tile);
-  for (const std::int64_t tile : tiles) {
+  using namespace cascade::detail;
+  for (const std::int64_t tile : {segmented_tile_items<tile_totals_tuning<T>>,
+                                  segmented_tile_items<numbered_masked_scan_tuning<T>>}) {
     SCOPED_TRACE("segments of " + std::to_string(tile) + " items");
     std::mt19937_64 rng(93);
     std::vector<std::int64_t> lengths{0};  // and before the first item
