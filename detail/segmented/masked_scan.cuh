@@ -31,6 +31,7 @@
 // its predecessors.
 
 #include <cascade/detail/primitives/block_scan.cuh>
+#include <cascade/detail/primitives/dynamic_shared.cuh>
 #include <cascade/detail/primitives/partial_barrier.cuh>
 #include <cascade/detail/primitives/prefetch.cuh>
 #include <cascade/detail/primitives/tile_scan.cuh>
@@ -288,6 +289,31 @@ struct run_totals {
   }
 };
 
+// A block's shared memory: in static shared memory where it fits the 48 KB
+// a kernel may declare, else in the launch's dynamic shared memory
+// (kernel_shared_bytes of it).
+template <class Tuning, class Heads, class C, class T>
+struct kernel_storage {
+  static constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
+  tile_scan_storage<threads, items, T, tile_io::warp_transpose> exchange;
+  block_scan_storage<threads / kWarpThreads, headed<C, T>> scan;
+  uninitialized_array<maybe<headed<C, T>>, 1> prefix;
+  uninitialized_array<maybe<C>, 1> count_prefix;
+  typename Heads::template storage<threads, items> staged;
+};
+inline constexpr std::size_t kStaticSharedMax = 48 * 1024;
+template <class Storage>
+inline constexpr std::size_t kernel_shared_bytes = sizeof(Storage) <= kStaticSharedMax ? 0 : sizeof(Storage);
+template <class Storage>
+__device__ __forceinline__ Storage& kernel_shared() {
+  if constexpr (kernel_shared_bytes<Storage> == 0) {
+    __shared__ Storage storage;
+    return storage;
+  } else {
+    return *dynamic_shared<Storage>();
+  }
+}
+
 // Tile tile_of_block() of the n items: the heads of each thread's items,
 // its fold, the block scan, the tile's prefix, the outputs. Status: the
 // look-back's words, of headed pairs (the scans, by Rule) or of run counts
@@ -298,14 +324,15 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     kernel(Heads heads, ValueIt values_from, Extent extent, Outputs outputs_from, Status status, Carry carry, Op op) {
   using pair = headed<C, T>;
   constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
-  static_assert(items < 32, "a thread's segment starts are a 32-bit mask");
+  static_assert(items <= 32, "a thread's segment starts are a 32-bit mask");
   constexpr offset_t tile_size = segmented_tile_items<Tuning>;
   constexpr int warp_items = kWarpThreads * items;
-  __shared__ tile_scan_storage<threads, items, T, tile_io::warp_transpose> exchange;
-  __shared__ block_scan_storage<threads / kWarpThreads, pair> scan;
-  __shared__ uninitialized_array<maybe<pair>, 1> prefix;
-  __shared__ uninitialized_array<maybe<C>, 1> count_prefix;
-  __shared__ typename Heads::template storage<threads, items> staged;
+  auto& shared = kernel_shared<kernel_storage<Tuning, Heads, C, T>>();
+  auto& exchange = shared.exchange;
+  auto& scan = shared.scan;
+  auto& prefix = shared.prefix;
+  auto& count_prefix = shared.count_prefix;
+  auto& staged = shared.staged;
 
   if constexpr (!std::is_same_v<Carry, no_carries>) {
     if (carry.pieces.first != nullptr) let_dependents_launch();  // reduce_by_key's spans launch follows
@@ -435,11 +462,12 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
   const offset_t tiles = (max_n + segmented_tile_items<Tuning> - 1) / segmented_tile_items<Tuning>;
   if (tiles > 0x7fffffffll) throw std::invalid_argument("cascade segmented scan: the input needs more than 2^31 - 1 tiles");
   const stream_place at = place_of(stream);
+  constexpr std::size_t shared = kernel_shared_bytes<kernel_storage<Tuning, Heads, C, T>>;
   if constexpr (std::is_same_v<C, bool>) {
     const launch_status<pair> status(rule::status_words(tiles), at);
-    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, no_carries>,
-           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade segmented scan kernel", heads, values, extent,
-           outputs, status.words(), no_carries{}, op);
+    launch_shared(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, no_carries>,
+                  static_cast<unsigned>(tiles), Tuning::block_threads, shared, "cascade segmented scan kernel", heads,
+                  values, extent, outputs, status.words(), no_carries{}, op);
   } else {
     // reduce_by_key: from Tuning::spans_min_tiles tiles, a second launch
     // joins the runs that span tiles and places the runs that tiles left
@@ -449,9 +477,10 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
     using carry_t = run_carries<K, T>;
     if (tiles < Tuning::spans_min_tiles) {
       const launch_status<pair> status(rule::status_words(tiles), at);
-      launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
-             static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel (one launch)", heads,
-             values, extent, outputs, status.words(), carry_t{}, op);
+      launch_shared(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
+                    static_cast<unsigned>(tiles), Tuning::block_threads, shared,
+                    "cascade reduce_by_key kernel (one launch)", heads, values, extent, outputs, status.words(),
+                    carry_t{}, op);
       return;
     }
     // Slots where the keys go through shared memory (the runs gathered there).
@@ -474,9 +503,9 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
                         reinterpret_cast<T*>(carried(totals_at)),
                         slots,
                         reinterpret_cast<offset_t*>(carried(last_runs_at))};
-    launch(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, carry_t>,
-           static_cast<unsigned>(tiles), Tuning::block_threads, "cascade reduce_by_key kernel", heads, values, extent,
-           outputs, status.words(), carry, op);
+    launch_shared(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, carry_t>,
+                  static_cast<unsigned>(tiles), Tuning::block_threads, shared, "cascade reduce_by_key kernel", heads,
+                  values, extent, outputs, status.words(), carry, op);
     launch_stashed_runs<counted_masked_scan_tuning<T>::span_block_threads>(
         at, run_count_words<C>::at(status.words(), tiles), carry, outputs.keys_out, outputs.values_out,
         outputs.runs_out, op);

@@ -232,8 +232,8 @@ struct tile_totals_tuning {
 // the look-back's pacing as the flat scan's, a tile of plain values.
 template <class T>
 struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
-  // 64 bytes of values per thread (16 at most: a thread's starts are a
-  // 32-bit mask), at most 16 KB a tile, at launch bounds for 4 blocks of
+  // 64 bytes of values per thread (16 4-byte values; 32 at most: a thread's
+  // starts are a 32-bit mask), at most 16 KB a tile, at launch bounds for 4 blocks of
   // 256 per SM (64 registers), completing one group total per look-back
   // round trip. H200, 2^26 floats keyed by int32, time / CUB's scan by key
   // (inclusive) and reduce by key, segments of 16 / 2^22:
@@ -307,32 +307,43 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // in L2 already); segmented_reduce gained nothing measurable (its values
 // arrive by asynchronous copies).
 //
-// Tiles of 256 x 20 4-byte values (5120 items) rather than 16: fewer tiles,
-// so fewer searches, stagings and look-backs for the same items, and more
-// bytes a block while its first warps wait for the prefix (the values wait in
-// the exchange, not in registers: the kernels' spills grow from 24-88 to
-// 32-144 bytes a thread, the time does not). H200, 2^26, float / int32,
-// two calls of two and three rounds against 256 x 16
-// (h200-segmented-scan-wide-tiles.json):
+// Tiles of 256 x 32 4-byte values (8192 items) and 256 x 16 8-byte ones
+// (4096): fewer tiles, so fewer searches, stagings and look-backs for the
+// same items, and more bytes a block while its first warps wait for the
+// prefix (the values wait in the exchange, not in registers). A block of 8192
+// 4-byte items takes about 51 KB of shared memory (the exchange and the staged
+// begins, 6.2 bytes an item), past the 48 KB a kernel may declare, so it is
+// the launch's dynamic shared memory (masked_scan.cuh, kernel_storage); 4
+// blocks per SM use 205 of the H200's 228 KB (an A100's 164 KB holds 3: not
+// measured). The kernels' spills do not grow (ptxas: 22-172 bytes a thread
+// against 38-212 at 256 x 20). H200, 2^26, three calls of two rounds against
+// 256 x 20 / 256 x 12 (h200-segmented-scan-8192-tiles.json):
+// - 4-byte values: segments of 4096 0.85-0.88x the time (tiles of 8192 each
+//   begin a segment again: 0.89-0.93x CUB's time), 65536 0.88-0.92x (CUB
+//   1.04-1.09x -> 0.94-0.99x), 2^22 0.87-0.90x, 1000 / 5000 / 50000
+//   0.93-0.98x / 0.91-0.97x / 0.90-0.93x, a power law 0.92-0.95x, 4 million
+//   empty segments first 0.84-0.89x, segments of 1-256 and half empty
+//   0.94-1.03x; n = 2^16 (8 tiles, not 13) 0.8-1.3x, single calls of 10-15
+//   us, segments of one item up to 1.33x (a tile stages 8192 segments). 256
+//   x 28 (static shared memory) took 0.99-1.15x 256 x 20's time at 2^26
+//   (2^22 0.96-0.98x).
+// - 8-byte values: 0.77-0.96x at every shape of 2^26 (2^22 0.79-0.83x,
+//   65536 0.82-0.85x, 4096 0.77-0.81x, a power law 0.84-0.88x).
+// - Folding and writing each item from the exchange slots, one 16-byte vector
+//   at a time, instead of the thread's items in registers: the segmented
+//   scans 0.95-1.05x (as measured beside the register form, tiles of 8192),
+//   the scans by key 1.09-1.20x (ptxas spilled their kernels more): not taken.
+// Before: tiles of 256 x 20 (5120) rather than 16 (h200-segmented-scan-wide-tiles.json):
 // segments of 1-256 items 0.88-1.03x the time, half empty 0.95-1.03x, of
 // 1000 / 5000 / 50000 0.92-0.96x / 0.91-0.94x / 0.89-0.93x, 65536
-// 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, 4 million empty
-// segments first 0.91-0.93x; but segments of exactly 4096 1.08-1.14x: with
-// tiles of 4096 every tile begins a segment and none waits for a prefix,
-// which tiles of 5120 lose (segments of 4096 items not on a tile's edge:
-// see 5000). 256 x 24 (6144): 2^22 0.86-0.92x, but segments of 1-256 and
-// half empty 0.93-1.04x; 256 x 28 spilled up to 184 bytes and took
-// 0.99-1.22x at segments of 1-4096 and half empty. The first poll after
-// 800 ns instead of 400 on these tiles: 0.96-1.02x, within the spread.
-// 8-byte values (double / int64, two rounds, the same file) in tiles of
-// 256 x 12 (3072 items) rather than 8: segments of 1-256 items and half
-// empty 0.93-1.02x the time, of 1000 / 4096 / 5000 / 50000 0.93-0.96x /
-// 0.97-0.99x / 0.89-0.93x / 0.88-0.90x, 65536 0.94-0.95x, 2^22 0.88-0.89x,
-// a power law 0.87-0.89x (256 x 10: 0.90-1.04x).
+// 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, but segments of
+// exactly 4096 1.08-1.14x (every tile of 4096 began a segment); 256 x 24
+// and 28 gained less or spilled; 8-byte values in tiles of 256 x 12
+// rather than 8: 0.87-1.02x (256 x 10: 0.90-1.04x).
 template <class T>
 struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr int items_per_thread =
-      sizeof(T) == 4 ? 20 : sizeof(T) == 8 ? 12 : masked_scan_tuning<T>::items_per_thread;
+      sizeof(T) == 4 ? 32 : sizeof(T) == 8 ? 16 : masked_scan_tuning<T>::items_per_thread;
   static constexpr int block_threads = sizeof(T) == 4 || sizeof(T) == 8 ? 256 : masked_scan_tuning<T>::block_threads;
   static constexpr bool copies_values = true;
   // Where the search's first round misses, it starts over from all segments

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -74,14 +75,26 @@ int compiled_arch(Kernel kernel, int device) {
   return last;
 }
 
-// Kernels may use more than 48 KB of dynamic shared memory only after asking.
+// Kernels may use more than 48 KB of dynamic shared memory only after
+// asking, once in each context (a device reset makes a new one), so a
+// repeated call makes no host call for it.
 template <class Kernel>
 void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
-  if (bytes > 48 * 1024) {
+  if (bytes <= 48 * 1024) return;
+  using key_t = std::pair<const void*, std::uint64_t>;
+  const key_t key{reinterpret_cast<const void*>(kernel), current_context_id_or_zero()};
+  thread_local key_t last{nullptr, 0};
+  if (last == key) return;
+  static std::mutex mutex;
+  static std::set<key_t> allowed;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (allowed.count(key) == 0) {
     relaxed_capture_mode relaxed;
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
           "cudaFuncSetAttribute");
+    allowed.insert(key);
   }
+  last = key;
 }
 
 }  // namespace cascade::detail

@@ -126,12 +126,14 @@ struct argument_buffer {
   argument_view view() const { return {data, size, comparable}; }
 };
 
-// kernel<<<grid, block, 0, at.stream>>>(args...), through the stream's graph
-// for this configuration where it has one.
+// kernel<<<grid, block, shared, at.stream>>>(args...), through the stream's
+// graph for this configuration where it has one (`shared`: the bytes of
+// dynamic shared memory, the same for every launch of one kernel).
 template <class... Params, class... Args>
-void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, unsigned block, const char* what,
-            const Args&... args) {
+void launch_shared(const stream_place& at, void (*kernel)(Params...), unsigned grid, unsigned block,
+                   std::size_t shared, const char* what, const Args&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "launch: one argument per kernel parameter");
+  allow_dynamic_shared(kernel, shared);
   if (at.space != nullptr && grid <= kGraphMaxGrid) {
     std::tuple<Params...> values(args...);  // the parameters, as the kernel takes them
     void* pointers[sizeof...(Params)];
@@ -145,11 +147,17 @@ void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, un
     node.func = reinterpret_cast<void*>(kernel);
     node.gridDim = dim3(grid);
     node.blockDim = dim3(block);
+    node.sharedMemBytes = static_cast<unsigned>(shared);
     node.kernelParams = pointers;
     if (launch_graph(at.space->graphs, node, bytes.view(), at.stream)) return;
   }
-  kernel<<<grid, block, 0, at.stream>>>(args...);
+  kernel<<<grid, block, shared, at.stream>>>(args...);
   check_launch(what);
+}
+template <class... Params, class... Args>
+void launch(const stream_place& at, void (*kernel)(Params...), unsigned grid, unsigned block, const char* what,
+            const Args&... args) {
+  launch_shared(at, kernel, grid, block, 0, what, args...);
 }
 
 // Programmatic dependent launch (Hopper and later), for a second kernel
