@@ -28,7 +28,13 @@ inline constexpr std::size_t kResultSlotBytes = 256;
 // pointer is the host pointer, for every device.
 class result_slot {
  public:
-  ~result_slot() { drop(true); }
+  // (A thread that exits after a cudaDeviceReset holds a slot of the dead
+  // context: the refresh tells, so that it is not freed, which the driver
+  // refuses as an invalid argument.)
+  ~result_slot() {
+    if (ptr_ != nullptr) refresh_live_context(device_);
+    drop(true);
+  }
   template <class T>
   static constexpr bool fits = sizeof(T) <= kResultSlotBytes && alignof(T) <= 256;
 
