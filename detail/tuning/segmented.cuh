@@ -256,6 +256,12 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   // 0.96-1.02x at runs of 65536, 2^22 and the power law, 1.08-1.11x at
   // 4096, int32 in short runs 1.04-1.06x (h200-segmented-keyed-wide-tiles.json;
   // the segmented scans took 256 x 20: numbered_masked_scan_tuning).
+  // Later still, tiles of 256 x 32 at 3 blocks per SM (85 registers; 32 KB
+  // of key slots, dynamic shared memory), two rounds on a machine of two
+  // H200s (h200-segmented-keyed-8192-tiles.json): float 0.97-0.99x the
+  // time where tiles hold run starts, 0.89-0.92x in runs of 65536, 2^22 and
+  // a power law (CUB's time 0.77-0.87x there), int32 0.94-1.05x; but at
+  // 2^16 (8 tiles instead of 16) 1.10-1.41x, 0.54-0.68x CUB's time.
   // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
   // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
   // 12-16 us).
