@@ -232,11 +232,11 @@ struct tile_totals_tuning {
 // the look-back's pacing as the flat scan's, a tile of plain values.
 template <class T>
 struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
-  // 64 bytes of values per thread (16 4-byte values; 32 at most: a thread's
-  // starts are a 32-bit mask), at most 16 KB a tile, at launch bounds for 4 blocks of
-  // 256 per SM (64 registers), completing one group total per look-back
-  // round trip. H200, 2^26 floats keyed by int32, time / CUB's scan by key
-  // (inclusive) and reduce by key, segments of 16 / 2^22:
+  // 64 bytes of values per thread (16 4-byte values; 32 at most: a
+  // thread's starts are a 32-bit mask), at most 16 KB a tile, at launch
+  // bounds for 4 blocks of 256 per SM (64 registers), completing one group
+  // total per look-back round trip. H200, 2^26 floats keyed by int32, time
+  // / CUB's scan by key (inclusive) and reduce by key, segments of 16 / 2^22:
   // - 128 x 16, 6 blocks (80 registers), 4 groups a round trip: 1.01 / 1.35,
   //   1.12 / 1.14; the same at 8 blocks 1.01 / 1.46, 1.01 / 1.02; 128 x 24 at
   //   6 blocks 1.00 / 1.32, 1.14 / 1.08; 128 x 8 at 8 blocks 1.35 / 2.26;
@@ -339,8 +339,8 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 //   at a time, instead of the thread's items in registers: the segmented
 //   scans 0.95-1.05x (as measured beside the register form, tiles of 8192),
 //   the scans by key 1.09-1.20x (ptxas spilled their kernels more): not taken.
-// Before: tiles of 256 x 20 (5120) rather than 16 (h200-segmented-scan-wide-tiles.json):
-// segments of 1-256 items 0.88-1.03x the time, half empty 0.95-1.03x, of
+// Before: tiles of 256 x 20 (5120) rather than 16
+// (h200-segmented-scan-wide-tiles.json): segments of 1-256 items 0.88-1.03x the time, half empty 0.95-1.03x, of
 // 1000 / 5000 / 50000 0.92-0.96x / 0.91-0.94x / 0.89-0.93x, 65536
 // 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, but segments of
 // exactly 4096 1.08-1.14x (every tile of 4096 began a segment); 256 x 24

@@ -76,8 +76,8 @@ int compiled_arch(Kernel kernel, int device) {
 }
 
 // Kernels may use more than 48 KB of dynamic shared memory only after
-// asking, once in each context (a device reset makes a new one), so a
-// repeated call makes no host call for it.
+// asking, once in each context (a device reset makes a new one): a
+// repeated launch does not ask again.
 template <class Kernel>
 void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
