@@ -289,9 +289,8 @@ struct run_totals {
   }
 };
 
-// A block's shared memory: in static shared memory where it fits the 48 KB
-// a kernel may declare, else in the launch's dynamic shared memory
-// (kernel_shared_bytes of it).
+// A block's shared memory (kernel_shared: static where it fits, else the
+// launch's dynamic shared memory).
 template <class Tuning, class Heads, class C, class T>
 struct kernel_storage {
   static constexpr int threads = Tuning::block_threads, items = Tuning::items_per_thread;
@@ -301,18 +300,6 @@ struct kernel_storage {
   uninitialized_array<maybe<C>, 1> count_prefix;
   typename Heads::template storage<threads, items> staged;
 };
-inline constexpr std::size_t kStaticSharedMax = 48 * 1024;
-template <class Storage>
-inline constexpr std::size_t kernel_shared_bytes = sizeof(Storage) <= kStaticSharedMax ? 0 : sizeof(Storage);
-template <class Storage>
-__device__ __forceinline__ Storage& kernel_shared() {
-  if constexpr (kernel_shared_bytes<Storage> == 0) {
-    __shared__ Storage storage;
-    return storage;
-  } else {
-    return *dynamic_shared<Storage>();
-  }
-}
 
 // Tile tile_of_block() of the n items: the heads of each thread's items,
 // its fold, the block scan, the tile's prefix, the outputs. Status: the

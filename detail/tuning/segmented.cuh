@@ -340,9 +340,9 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 //   scans 0.95-1.05x (as measured beside the register form, tiles of 8192),
 //   the scans by key 1.09-1.20x (ptxas spilled their kernels more): not taken.
 // Before: tiles of 256 x 20 (5120) rather than 16
-// (h200-segmented-scan-wide-tiles.json): segments of 1-256 items 0.88-1.03x the time, half empty 0.95-1.03x, of
-// 1000 / 5000 / 50000 0.92-0.96x / 0.91-0.94x / 0.89-0.93x, 65536
-// 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, but segments of
+// (h200-segmented-scan-wide-tiles.json): segments of 1-256 items
+// 0.88-1.03x the time, half empty 0.95-1.03x, of 1000 / 5000 / 50000
+// 0.92-0.96x / 0.91-0.94x / 0.89-0.93x, 65536 0.92-0.96x, 2^22 0.89-0.93x, a power law 0.92-0.95x, but segments of
 // exactly 4096 1.08-1.14x (every tile of 4096 began a segment); 256 x 24
 // and 28 gained less or spilled; 8-byte values in tiles of 256 x 12
 // rather than 8: 0.87-1.02x (256 x 10: 0.90-1.04x).

@@ -4,6 +4,7 @@
 // and cached. Grid sizes come from this; no result ever depends on it (the
 // combination trees depend on N only).
 
+#include <cascade/detail/primitives/dynamic_shared.cuh>
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/context.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -80,7 +81,7 @@ int compiled_arch(Kernel kernel, int device) {
 // repeated launch does not ask again.
 template <class Kernel>
 void allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
-  if (bytes <= 48 * 1024) return;
+  if (bytes <= kStaticSharedMax) return;
   using key_t = std::pair<const void*, std::uint64_t>;
   const key_t key{reinterpret_cast<const void*>(kernel), current_context_id_or_zero()};
   thread_local key_t last{nullptr, 0};

@@ -220,8 +220,8 @@ TEST_F(Segmented, NonCommutativeKeepsOrder) {
 }
 
 // The segmented scans of a non-commutative operator on 4-byte values, whose
-// tiles (256 x 20) differ from the 8-byte ones above: inclusive with init,
-// exclusive in place, against the std references.
+// tiles (numbered_masked_scan_tuning) differ from the 8-byte ones above:
+// inclusive with init, exclusive in place, against the std references.
 TEST_F(Segmented, NonCommutativeScansOf4ByteValuesKeepOrder) {
   for (const shape& s : kShapes) {
     SCOPED_TRACE(trace(s));
