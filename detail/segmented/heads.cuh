@@ -51,11 +51,12 @@ template <class KeyIt, class Pred>
 struct key_heads {
   using key_type = value_t<KeyIt>;
   // Keys a thread can hold a batch of go through shared memory, where a
-  // tile of them fits in 16 KB beside the values' (the block's static
-  // shared memory is 48 KB); others are read by each thread.
+  // tile of them fits in 16 KB beside the values', or they take at most 4
+  // bytes an item (as the 4-byte values' exchange: the wide keyed tiles, 32
+  // KB); others are read by each thread.
   template <int Threads, int Items>
   static constexpr bool exchanged = std::is_trivially_copyable_v<key_type> && std::is_default_constructible_v<key_type> &&
-                                    sizeof(key_type) * Threads * Items <= 16384;
+                                    (sizeof(key_type) * Threads * Items <= 16384 || sizeof(key_type) <= 4);
   struct none {};
   template <int Threads, int Items>
   using storage = std::conditional_t<exchanged<Threads, Items>,

@@ -261,7 +261,8 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   // H200s (h200-segmented-keyed-8192-tiles.json): float 0.97-0.99x the
   // time where tiles hold run starts, 0.89-0.92x in runs of 65536, 2^22 and
   // a power law (CUB's time 0.77-0.87x there), int32 0.94-1.05x; but at
-  // 2^16 (8 tiles instead of 16) 1.10-1.41x, 0.54-0.68x CUB's time.
+  // 2^16 (8 tiles instead of 16) 1.10-1.41x, 0.54-0.68x CUB's time: they
+  // take that shape from 2^24 items on (wide_keyed_scan_tuning).
   // One shape at every n: at 2^16 (16 tiles) the scans by key took 7.2-7.5
   // us, against 8.7-9.4 with 128 x 8 tiles and 9.0-10.0 with 128 x 4 (CUB
   // 12-16 us).
@@ -290,6 +291,36 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   // The offsets a tile a wave ahead will search and stage, asked of L2 where
   // there are this many (tile_segments.cuh, prefetch_segments): none here.
   static constexpr offset_t begins_prefetch_min = 1, begins_prefetch_max = 0;
+};
+
+// The scans by key of 4-byte values over many items: tiles of 256 x 32
+// (8192 items) at 3 blocks per SM (80 registers), their keys (of up to 4
+// bytes) in 32 KB of slots beside the values' (dynamic shared memory, about
+// 66 KB a block): half the tiles, so half the look-backs, and fewer spills
+// (ptxas: floats 36 bytes a thread against 90 in masked_scan_tuning's
+// kernel; int32 12 against 0). Below min_items, masked_scan_tuning's tiles,
+// whose twice as many blocks fill the GPU sooner. The shape is chosen by n
+// on the host: results stay a function of the keys, the values and n.
+// H200, n = 2^16..2^26, against masked_scan_tuning's tiles (two rounds
+// with the wide tiles at every n, then three with them from 2^24;
+// h200-segmented-keyed-wide-by-n.json), float / int32:
+// - 2^26: runs of 1-4096 and half empty 0.96-0.98x / 1.01-1.02x the time,
+//   65536 0.89-0.90x / 0.97x, 2^22 0.88x / 0.93-0.94x, a power law 0.91x /
+//   0.98x (CUB's time 0.73x, 0.79x, 0.87x, 0.79x / 0.73-0.74x, 0.80-0.81x,
+//   0.88-0.89x, 0.78-0.79x);
+// - 2^24: 0.99-1.04x / 1.04-1.07x, 0.92x / 0.98-1.01x, 0.89x / 0.94x,
+//   0.95x / 1.00x;
+// - 2^22: 1.01-1.07x / 1.05-1.14x in short runs, and below, single calls of
+//   7-12 us, 0.88-1.25x: there the smaller tiles stay.
+// Tiles of 256 x 24 at 4 blocks per SM took 1.00-1.48x the time (int32 in
+// 16 runs of 2^22 at 2^26, 0.97x).
+template <class T>
+struct wide_keyed_scan_tuning : masked_scan_tuning<T> {
+  static_assert(sizeof(T) == 4, "the wide keyed tiles hold 4-byte values");
+  static constexpr int items_per_thread = 32;
+  static constexpr int block_threads = 256;
+  static constexpr int min_blocks_per_sm = 3;
+  static constexpr offset_t min_items = offset_t(1) << 24;
 };
 
 // The segmented scans' (numbered segments, CSR offsets): a tile reaches its

@@ -145,6 +145,72 @@ TEST_F(Segmented, ScansByKeyMatchCub) {
   }
 }
 
+// The scans by key of 4-byte values with 4-byte keys at and past
+// wide_keyed_scan_tuning::min_items items (tiles of 8192, the keys in shared
+// memory), runs ending at and beside the tile edges: against CUB (int32,
+// plus; exclusive in place with a maximum) and the std reference (a
+// non-commutative operator, inclusive and exclusive with init).
+TEST_F(Segmented, WideKeyedTilesMatchCubAndKeepOrder) {
+  using wide_t = cascade::detail::wide_keyed_scan_tuning<std::int32_t>;
+  const std::int64_t wide = wide_t::min_items, tile = cascade::detail::segmented_tile_items<wide_t>;
+  const shape shapes[] = {{"fixed", wide - 1, 3},           {"fixed", wide, tile},
+                          {"fixed", wide + tile + 1, tile - 1}, {"fixed", wide + 9, 1},
+                          {"random", wide + 5 * tile + 5, 40},  {"powerlaw", wide + 7, 0},
+                          {"halfempty", wide + 3, 64},          {"fixed", wide + 3 * tile, 5 * tile + 3}};
+  for (const shape& s : shapes) {
+    if (s.n > max_test_size()) continue;
+    SCOPED_TRACE(trace(s));
+    const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 31);
+    const auto keys = keys_of<std::int32_t>(lengths, 7);
+    const auto d_keys = to_device(keys);
+    const auto d_v = to_device(random_input<std::int32_t, plus>(s.n, s.n + 32));
+    thrust::device_vector<std::int32_t> got(s.n), want(s.n);
+    poison(got);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin());
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceScan::InclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
+                                                 plus{}, s.n);
+    });
+    expect_equal(to_host(got), to_host(want));
+    thrust::device_vector<std::int32_t> inout = d_v;
+    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
+                                   std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
+                                                 maximum{}, std::int32_t{-7}, s.n);
+    });
+    expect_equal(to_host(inout), to_host(want));
+
+    const auto v = random_input<affine16, compose16>(s.n, s.n + 33);
+    const auto runs = run_offsets(keys);
+    const auto d_f = to_device(v);
+    const affine16 init{3, 7};
+    std::vector<affine16> want_f(s.n);
+    thrust::device_vector<affine16> out(s.n);
+    poison(out);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_f.begin(), out.begin(),
+                                   cuda::std::equal_to<>{}, compose16{});
+    ref_segmented_scan<affine16>(v, runs, want_f, compose16{}, nullptr, false);
+    expect_equal(to_host(out), want_f);
+    poison(out);
+    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_f.begin(), out.begin(), init,
+                                   cuda::std::equal_to<>{}, compose16{});
+    ref_segmented_scan<affine16>(v, runs, want_f, compose16{}, &init, true);
+    expect_equal(to_host(out), want_f);
+
+    // Float sums: the same bits run to run.
+    const auto d_x = to_device(random_input<float, plus>(s.n, s.n + 34));
+    thrust::device_vector<float> first(s.n), again(s.n);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), first.begin());
+    for (int run = 0; run < 3; ++run) {
+      poison(again);
+      cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), again.begin());
+      const auto a = to_host(first), b = to_host(again);
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0) << "run " << run;
+    }
+  }
+}
+
 // The segmented scans of v by offsets under a non-commutative op, against
 // the std references: inclusive with init into out (poisoned first; its
 // first v.size() items compared), exclusive in place.
@@ -690,21 +756,23 @@ TEST_F(Segmented, BitwiseIdenticalRuns) {
   const auto d_offsets = to_device(offsets_of<std::int64_t>(lengths));
   const auto d_keys = to_device(keys_of<std::int32_t>(lengths, 2));
   const auto d_v = to_device(random_input<float, plus>(n, 23));
-  std::vector<float> first_scan, first_sums, first_runs;
+  std::vector<float> first_scan, first_sums, first_runs, first_keyed;
   for (int run = 0; run < 5; ++run) {
-    thrust::device_vector<float> scan(n), sums(lengths.size()), run_sums(n);
+    thrust::device_vector<float> scan(n), sums(lengths.size()), run_sums(n), keyed(n);
     thrust::device_vector<std::int32_t> keys_out(n);
     cascade::segmented_inclusive_scan(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), scan.begin());
     cascade::segmented_reduce(cascade::cuda, d_v.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), 0.0f, plus{});
     cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(), run_sums.begin());
-    auto a = to_host(scan), b = to_host(sums), c = to_host(run_sums);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), keyed.begin());
+    auto a = to_host(scan), b = to_host(sums), c = to_host(run_sums), k = to_host(keyed);
     if (run == 0) {
-      first_scan = a, first_sums = b, first_runs = c;
+      first_scan = a, first_sums = b, first_runs = c, first_keyed = k;
       continue;
     }
     EXPECT_EQ(std::memcmp(a.data(), first_scan.data(), a.size() * 4), 0) << "run " << run;
     EXPECT_EQ(std::memcmp(b.data(), first_sums.data(), b.size() * 4), 0) << "run " << run;
     EXPECT_EQ(std::memcmp(c.data(), first_runs.data(), c.size() * 4), 0) << "run " << run;
+    EXPECT_EQ(std::memcmp(k.data(), first_keyed.data(), k.size() * 4), 0) << "run " << run;
   }
 }
 
@@ -894,6 +962,9 @@ struct fixed_offset {
 struct fixed_key {
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / kLength; }
 };
+struct fixed_key32 {  // (4-byte keys: the scans by key's wide tiles)
+  __host__ __device__ std::int32_t operator()(std::int64_t i) const { return std::int32_t(i / kLength); }
+};
 // The sum of i % 7 over [0, m): the independent reference.
 __host__ __device__ inline std::int64_t mod7_sum(std::int64_t m) { return m / 7 * 21 + (m % 7) * (m % 7 - 1) / 2; }
 // Whether a scanned output is wrong: out[i] == init + the sum of i % 7 over
@@ -957,6 +1028,10 @@ TEST_F(Segmented, MoreThan2To31Items) {
   poison(out);
   cascade::exclusive_scan_by_key(cascade::cuda, keys, keys + n, values, out.begin(), std::int32_t{1});
   EXPECT_EQ(wrong(1, true), 0) << "exclusive_scan_by_key";
+  poison(out);
+  const auto keys32 = thrust::make_transform_iterator(i0, fixed_key32{});
+  cascade::inclusive_scan_by_key(cascade::cuda, keys32, keys32 + n, values, out.begin());
+  EXPECT_EQ(wrong(0, false), 0) << "inclusive_scan_by_key, 4-byte keys";
 }
 
 // More than 2^31 segments (64-bit segment ids): offsets[j] = j, every
@@ -1279,6 +1354,16 @@ struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t
   static constexpr bool reversed_tiles = Reversed;
 };
 
+// The scans by key's wide tiles (8192 items, their keys in dynamic shared
+// memory), scheduled in reverse, a silent predecessor polled once.
+struct wide_progress_tuning : cascade::detail::wide_keyed_scan_tuning<std::int32_t> {
+  static constexpr unsigned first_poll_delay_ns = 0;
+  static constexpr unsigned busy_tile_poll_delay_ns = 0;
+  static constexpr unsigned spin_nanoseconds = 100;
+  static constexpr int polls_before_fallback = 1;
+  static constexpr bool reversed_tiles = true;
+};
+
 TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   namespace d = cascade::detail;
   const std::int64_t n = (1 << 20) + 5;  // 8193 tiles of 128
@@ -1342,6 +1427,20 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   check(masked_progress_tuning<true, 1, 2, 1>{});     // slots for every run: none does
   check(masked_progress_tuning<true, 1, 1000000>{});
   check(masked_progress_tuning<true, 60, 1000000>{});
+
+  SCOPED_TRACE("wide keyed tiles, reversed");  // in place and not
+  const auto d_v = to_device(v);
+  for (bool in_place : {true, false}) {
+    thrust::device_vector<std::int32_t> out = to_device(v);
+    if (!in_place) poison(out);
+    std::int32_t* q = out.data().get();
+    d::masked_scan::run_tuned<bool, std::int32_t, wide_progress_tuning>(
+        heads, in_place ? q : d_v.data().get(), d::items_known{n}, n,
+        d::masked_scan::scanned_values<false, std::int32_t*, std::int32_t, plus>{q, {0, false}, plus{}}, plus{},
+        cudaStream_t{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    expect_equal(to_host(out), want);
+  }
 }
 
 }  // namespace
