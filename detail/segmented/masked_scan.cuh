@@ -437,6 +437,14 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   else scan_tile(std::false_type{});
 }
 
+// reduce_by_key's one launch, of fewer than spans_min_tiles blocks: the
+// same tiles, at launch bounds for few_tiles_blocks_per_sm blocks an SM
+// (more registers, no spills).
+template <class Tuning>
+struct few_tiles : Tuning {
+  static constexpr int min_blocks_per_sm = Tuning::few_tiles_blocks_per_sm;
+};
+
 // One scan of the items `values`, segmented by `heads`, into `outputs` (a
 // policy above), with the tile shape of Tuning; C counts heads (bool:
 // whether there is one). `extent` says where the items lie, at most
@@ -464,7 +472,7 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
     using carry_t = run_carries<K, T>;
     if (tiles < Tuning::spans_min_tiles) {
       const launch_status<pair> status(rule::status_words(tiles), at);
-      launch_shared(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
+      launch_shared(at, kernel<few_tiles<Tuning>, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
                     static_cast<unsigned>(tiles), Tuning::block_threads, shared,
                     "cascade reduce_by_key kernel (one launch)", heads, values, extent, outputs, status.words(),
                     carry_t{}, op);

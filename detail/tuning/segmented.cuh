@@ -420,6 +420,15 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0.85-1.04x, 2^24 0.84-0.96x; at 2^26 0.86-0.94x 862761f's one launch (runs of 1 1.05x), at
   // 2^16 the one launch (the second costs about 2.5 us).
   static constexpr offset_t spans_min_tiles = 256;
+  // Blocks an SM the one launch's bounds are for (its grid is below
+  // spans_min_tiles blocks, so 5 an SM bought nothing): 2, so that ptxas
+  // spills none (72 registers, against 48 and 196-222 bytes a thread; the
+  // 64-bit counts' 109-111 against 744-812 bytes). H200, three rounds,
+  // reduce_by_key_into against the bounds for 5 (h200-segmented-rbk-few-tiles.json):
+  // float / int32 at 2^16 0.80-1.01x / 0.94-0.97x the time (CUB's time
+  // 0.60-0.76x -> 0.51-0.71x, 0.60-0.72x -> 0.57-0.70x), 2^17 0.78-0.84x /
+  // 0.95-0.98x, 2^18..2^19 0.86-0.99x / 0.85-0.99x.
+  static constexpr int few_tiles_blocks_per_sm = 2;
   // A tile of runs of this many items or longer (on average) leaves them
   // in its slots for the second launch instead of waiting for the count of
   // runs begun before it (spans.cuh): slots for a 16th of the tile's items

@@ -1345,6 +1345,7 @@ template <bool Reversed, int Polls, long long SpansMinTiles = 2, int StashRunIte
 struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t> {
   static constexpr int block_threads = 64;
   static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
+  static constexpr int few_tiles_blocks_per_sm = 2;
   static constexpr int stash_run_items = StashRunItems;
   static constexpr int items_per_thread = 2;
   static constexpr unsigned first_poll_delay_ns = 0;
