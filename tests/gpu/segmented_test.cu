@@ -117,31 +117,37 @@ TEST_F(Segmented, ReduceByKeyMatchesCub) {
   }
 }
 
+// The scans by key of int32 values against CUB's: inclusive sums, and
+// exclusive in place with a maximum.
+template <class K>
+void check_scans_by_key_against_cub(const thrust::device_vector<K>& d_keys,
+                                    const thrust::device_vector<std::int32_t>& d_v) {
+  const std::int64_t n = d_v.size();
+  thrust::device_vector<std::int32_t> got(n), want(n);
+  poison(got);
+  EXPECT_EQ(cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin()) -
+                got.begin(), n);
+  cub_call([&](void* t, std::size_t& b) {
+    return cub::DeviceScan::InclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(), plus{},
+                                               n);
+  });
+  expect_equal(to_host(got), to_host(want));
+  thrust::device_vector<std::int32_t> inout = d_v;
+  cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
+                                 std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
+  cub_call([&](void* t, std::size_t& b) {
+    return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
+                                               maximum{}, std::int32_t{-7}, n);
+  });
+  expect_equal(to_host(inout), to_host(want));
+}
+
 TEST_F(Segmented, ScansByKeyMatchCub) {
   for (const shape& s : kShapes) {
     SCOPED_TRACE(trace(s));
     const auto lengths = segment_lengths(s.name, s.n, s.len, s.n);
-    const auto d_keys = to_device(keys_of<std::int64_t>(lengths, 4));
-    const auto d_v = to_device(random_input<std::int32_t, plus>(s.n, s.n + 2));
-    thrust::device_vector<std::int32_t> got(s.n), want(s.n);
-    poison(got);
-    EXPECT_EQ(cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin()) -
-                  got.begin(), s.n);
-    cub_call([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::InclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
-                                                 plus{}, s.n);
-    });
-    expect_equal(to_host(got), to_host(want));
-
-    // Exclusive, in place, with a maximum.
-    thrust::device_vector<std::int32_t> inout = d_v;
-    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
-                                   std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
-    cub_call([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
-                                                 maximum{}, std::int32_t{-7}, s.n);
-    });
-    expect_equal(to_host(inout), to_host(want));
+    check_scans_by_key_against_cub(to_device(keys_of<std::int64_t>(lengths, 4)),
+                                   to_device(random_input<std::int32_t, plus>(s.n, s.n + 2)));
   }
 }
 
@@ -163,23 +169,7 @@ TEST_F(Segmented, WideKeyedTilesMatchCubAndKeepOrder) {
     const auto lengths = segment_lengths(s.name, s.n, s.len, s.n + 31);
     const auto keys = keys_of<std::int32_t>(lengths, 7);
     const auto d_keys = to_device(keys);
-    const auto d_v = to_device(random_input<std::int32_t, plus>(s.n, s.n + 32));
-    thrust::device_vector<std::int32_t> got(s.n), want(s.n);
-    poison(got);
-    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin());
-    cub_call([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::InclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
-                                                 plus{}, s.n);
-    });
-    expect_equal(to_host(got), to_host(want));
-    thrust::device_vector<std::int32_t> inout = d_v;
-    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
-                                   std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
-    cub_call([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
-                                                 maximum{}, std::int32_t{-7}, s.n);
-    });
-    expect_equal(to_host(inout), to_host(want));
+    check_scans_by_key_against_cub(d_keys, to_device(random_input<std::int32_t, plus>(s.n, s.n + 32)));
 
     const auto v = random_input<affine16, compose16>(s.n, s.n + 33);
     const auto runs = run_offsets(keys);
