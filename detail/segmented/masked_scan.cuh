@@ -470,13 +470,19 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
     // sit beside the status words, in the stream's workspace.
     using K = typename Heads::key_type;
     using carry_t = run_carries<K, T>;
-    if (tiles < Tuning::spans_min_tiles) {
-      const launch_status<pair> status(rule::status_words(tiles), at);
-      launch_shared(at, kernel<few_tiles<Tuning>, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
-                    static_cast<unsigned>(tiles), Tuning::block_threads, shared,
-                    "cascade reduce_by_key kernel (one launch)", heads, values, extent, outputs, status.words(),
-                    carry_t{}, op);
-      return;
+    // (64-bit counts mean more than 2^32 items, never so few tiles: no
+    // one-launch kernel for them.)
+    static_assert(segmented_tile_items<Tuning> * Tuning::spans_min_tiles <= (offset_t(1) << 32));
+    if constexpr (sizeof(C) < 8) {
+      if (tiles < Tuning::spans_min_tiles) {
+        const launch_status<pair> status(rule::status_words(tiles), at);
+        launch_shared(at,
+                      kernel<few_tiles<Tuning>, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<pair>, carry_t>,
+                      static_cast<unsigned>(tiles), Tuning::block_threads, shared,
+                      "cascade reduce_by_key kernel (one launch)", heads, values, extent, outputs, status.words(),
+                      carry_t{}, op);
+        return;
+      }
     }
     // Slots where the keys go through shared memory (the runs gathered there).
     using staged_t = typename Heads::template storage<Tuning::block_threads, Tuning::items_per_thread>;
