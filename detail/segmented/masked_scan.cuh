@@ -523,11 +523,11 @@ void run(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outputs out
   run_tuned<C, T, tuning_for<C, T, Heads>>(heads, values, extent, max_n, outputs, op, stream);
 }
 // The n > 0 items known on the host (the keyed forms): the scans by key of
-// 4-byte values whose keys go through shared memory take the wide tiles from
-// wide_keyed_scan_tuning::min_items items on.
+// 4- and 8-byte values whose keys go through shared memory take the wide
+// tiles from wide_keyed_scan_tuning::min_items items on.
 template <class C, class T, class Heads, class ValueIt, class Outputs, class Op>
 void run(Heads heads, ValueIt values, offset_t n, Outputs outputs, Op op, cudaStream_t stream) {
-  if constexpr (std::is_same_v<C, bool> && sizeof(T) == 4) {
+  if constexpr (std::is_same_v<C, bool> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     using wide = wide_keyed_scan_tuning<T>;
     using keys_t = typename Heads::template storage<wide::block_threads, wide::items_per_thread>;
     if constexpr (Heads::template gathers_keys<keys_t>) {

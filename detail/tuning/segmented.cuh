@@ -293,14 +293,16 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
   static constexpr offset_t begins_prefetch_min = 1, begins_prefetch_max = 0;
 };
 
-// The scans by key of 4-byte values over many items: tiles of 256 x 32
-// (8192 items) at 3 blocks per SM (80 registers), their keys (of up to 4
-// bytes) in 32 KB of slots beside the values' (dynamic shared memory, about
-// 66 KB a block): half the tiles, so half the look-backs, and fewer spills
-// (ptxas: floats 36 bytes a thread against 90 in masked_scan_tuning's
-// kernel; int32 12 against 0). Below min_items, masked_scan_tuning's tiles,
-// whose twice as many blocks fill the GPU sooner. The shape is chosen by n
-// on the host: results stay a function of the keys, the values and n.
+// The scans by key of 4- and 8-byte values over many items: tiles of 256 x
+// 32 4-byte values (8192 items) or 256 x 16 8-byte ones (4096) at 3 blocks
+// per SM (80 registers), their keys (of up to 4 bytes) in slots beside the
+// values' (dynamic shared memory, about 66 / 50 KB a block): half the tiles,
+// so half the look-backs, and fewer spills (ptxas: floats 36 bytes a thread
+// against 90 in masked_scan_tuning's kernel, int32 12 against 0; doubles
+// 24-120 against 424-428, int64 none against 120). Below min_items,
+// masked_scan_tuning's tiles, whose twice as many blocks fill the GPU
+// sooner. The shape is chosen by n on the host: results stay a function of
+// the keys, the values and n.
 // H200, n = 2^16..2^26, against masked_scan_tuning's tiles (two rounds
 // with the wide tiles at every n, then three with them from 2^24;
 // h200-segmented-keyed-wide-by-n.json), float / int32:
@@ -313,11 +315,16 @@ struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
 // - 2^22: 1.01-1.07x / 1.05-1.14x in short runs, and below, single calls of
 //   7-12 us, 0.88-1.25x: there the smaller tiles stay.
 // Tiles of 256 x 24 at 4 blocks per SM took 1.00-1.48x the time (int32 in
-// 16 runs of 2^22 at 2^26, 0.97x).
+// 16 runs of 2^22 at 2^26, 0.97x). 8-byte values, two rounds with the wide
+// tiles at every n (same file, variants call3-*), double / int64: 2^26
+// 0.81-0.91x / 0.82-0.93x the time (CUB's time 0.85-1.16x / 0.82-1.13x,
+// from 0.98-1.41x / 0.89-1.36x), 2^24 0.81-0.93x / 0.84-0.97x, 2^22
+// 0.87-1.02x / 0.88-1.08x; at 4 blocks per SM (64 registers, 172-582 bytes
+// of spills) 0.84-0.94x / 0.82-1.05x at 2^26.
 template <class T>
 struct wide_keyed_scan_tuning : masked_scan_tuning<T> {
-  static_assert(sizeof(T) == 4, "the wide keyed tiles hold 4-byte values");
-  static constexpr int items_per_thread = 32;
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the wide keyed tiles hold 4- or 8-byte values");
+  static constexpr int items_per_thread = sizeof(T) == 4 ? 32 : 16;
   static constexpr int block_threads = 256;
   static constexpr int min_blocks_per_sm = 3;
   static constexpr offset_t min_items = offset_t(1) << 24;

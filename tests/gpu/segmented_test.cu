@@ -117,13 +117,12 @@ TEST_F(Segmented, ReduceByKeyMatchesCub) {
   }
 }
 
-// The scans by key of int32 values against CUB's: inclusive sums, and
+// The scans by key of integer values against CUB's: inclusive sums, and
 // exclusive in place with a maximum.
-template <class K>
-void check_scans_by_key_against_cub(const thrust::device_vector<K>& d_keys,
-                                    const thrust::device_vector<std::int32_t>& d_v) {
+template <class K, class V>
+void check_scans_by_key_against_cub(const thrust::device_vector<K>& d_keys, const thrust::device_vector<V>& d_v) {
   const std::int64_t n = d_v.size();
-  thrust::device_vector<std::int32_t> got(n), want(n);
+  thrust::device_vector<V> got(n), want(n);
   poison(got);
   EXPECT_EQ(cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), got.begin()) -
                 got.begin(), n);
@@ -132,12 +131,12 @@ void check_scans_by_key_against_cub(const thrust::device_vector<K>& d_keys,
                                                n);
   });
   expect_equal(to_host(got), to_host(want));
-  thrust::device_vector<std::int32_t> inout = d_v;
-  cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(),
-                                 std::int32_t{-7}, cuda::std::equal_to<>{}, maximum{});
+  thrust::device_vector<V> inout = d_v;
+  cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inout.begin(), inout.begin(), V{-7},
+                                 cuda::std::equal_to<>{}, maximum{});
   cub_call([&](void* t, std::size_t& b) {
     return cub::DeviceScan::ExclusiveScanByKey(t, b, d_keys.data().get(), d_v.data().get(), want.data().get(),
-                                               maximum{}, std::int32_t{-7}, n);
+                                               maximum{}, V{-7}, n);
   });
   expect_equal(to_host(inout), to_host(want));
 }
@@ -151,18 +150,55 @@ TEST_F(Segmented, ScansByKeyMatchCub) {
   }
 }
 
-// The scans by key of 4-byte values with 4-byte keys at and past
-// wide_keyed_scan_tuning::min_items items (tiles of 8192, the keys in shared
-// memory), runs ending at and beside the tile edges: against CUB (int32,
-// plus; exclusive in place with a maximum) and the std reference (a
-// non-commutative operator, inclusive and exclusive with init).
+// The scans by key with 4-byte keys at and past
+// wide_keyed_scan_tuning::min_items items (tiles of 8192 4-byte or 4096
+// 8-byte values, the keys in shared memory), runs ending at and beside the
+// tile edges: against CUB (int32 and int64, plus; exclusive in place with a
+// maximum), the std reference (non-commutative operators of 4 and 8 bytes,
+// inclusive and exclusive with init), and float and double sums run to run.
+template <class V, class Op>
+void check_scans_by_key_keep_order(const std::vector<std::int32_t>& keys,
+                                   const thrust::device_vector<std::int32_t>& d_keys, std::uint64_t seed, V init,
+                                   Op op) {
+  const std::int64_t n = keys.size();
+  const auto v = random_input<V, Op>(n, seed);
+  const auto runs = run_offsets(keys);
+  const auto d_v = to_device(v);
+  std::vector<V> want(n);
+  thrust::device_vector<V> out(n);
+  poison(out);
+  cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), out.begin(),
+                                 cuda::std::equal_to<>{}, op);
+  ref_segmented_scan<V>(v, runs, want, op, nullptr, false);
+  expect_equal(to_host(out), want);
+  poison(out);
+  cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_v.begin(), out.begin(), init,
+                                 cuda::std::equal_to<>{}, op);
+  ref_segmented_scan<V>(v, runs, want, op, &init, true);
+  expect_equal(to_host(out), want);
+}
+template <class V>
+void check_scans_by_key_repeat_bits(const thrust::device_vector<std::int32_t>& d_keys, std::uint64_t seed) {
+  const std::int64_t n = d_keys.size();
+  const auto d_x = to_device(random_input<V, plus>(n, seed));
+  thrust::device_vector<V> first(n), again(n);
+  cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), first.begin());
+  const auto a = to_host(first);
+  for (int run = 0; run < 3; ++run) {
+    poison(again);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), again.begin());
+    const auto b = to_host(again);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(V)), 0) << sizeof(V) << "-byte values, run " << run;
+  }
+}
+
 TEST_F(Segmented, WideKeyedTilesMatchCubAndKeepOrder) {
   using wide_t = cascade::detail::wide_keyed_scan_tuning<std::int32_t>;
   const std::int64_t wide = wide_t::min_items, tile = cascade::detail::segmented_tile_items<wide_t>;
   const shape shapes[] = {{"fixed", wide - 1, 3},           {"fixed", wide, tile},
                           {"fixed", wide + tile + 1, tile - 1}, {"fixed", wide + 9, 1},
                           {"random", wide + 5 * tile + 5, 40},  {"powerlaw", wide + 7, 0},
-                          {"halfempty", wide + 3, 64},          {"fixed", wide + 3 * tile, 5 * tile + 3}};
+                          {"halfempty", wide + 3, 64},          {"fixed", wide + 3 * tile, tile / 2 + 3}};
   for (const shape& s : shapes) {
     if (s.n > max_test_size()) continue;
     SCOPED_TRACE(trace(s));
@@ -170,34 +206,11 @@ TEST_F(Segmented, WideKeyedTilesMatchCubAndKeepOrder) {
     const auto keys = keys_of<std::int32_t>(lengths, 7);
     const auto d_keys = to_device(keys);
     check_scans_by_key_against_cub(d_keys, to_device(random_input<std::int32_t, plus>(s.n, s.n + 32)));
-
-    const auto v = random_input<affine16, compose16>(s.n, s.n + 33);
-    const auto runs = run_offsets(keys);
-    const auto d_f = to_device(v);
-    const affine16 init{3, 7};
-    std::vector<affine16> want_f(s.n);
-    thrust::device_vector<affine16> out(s.n);
-    poison(out);
-    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_f.begin(), out.begin(),
-                                   cuda::std::equal_to<>{}, compose16{});
-    ref_segmented_scan<affine16>(v, runs, want_f, compose16{}, nullptr, false);
-    expect_equal(to_host(out), want_f);
-    poison(out);
-    cascade::exclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_f.begin(), out.begin(), init,
-                                   cuda::std::equal_to<>{}, compose16{});
-    ref_segmented_scan<affine16>(v, runs, want_f, compose16{}, &init, true);
-    expect_equal(to_host(out), want_f);
-
-    // Float sums: the same bits run to run.
-    const auto d_x = to_device(random_input<float, plus>(s.n, s.n + 34));
-    thrust::device_vector<float> first(s.n), again(s.n);
-    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), first.begin());
-    for (int run = 0; run < 3; ++run) {
-      poison(again);
-      cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_x.begin(), again.begin());
-      const auto a = to_host(first), b = to_host(again);
-      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0) << "run " << run;
-    }
+    check_scans_by_key_against_cub(d_keys, to_device(random_input<std::int64_t, plus>(s.n, s.n + 33)));
+    check_scans_by_key_keep_order(keys, d_keys, s.n + 34, affine16{3, 7}, compose16{});
+    check_scans_by_key_keep_order(keys, d_keys, s.n + 35, affine{3, 7}, compose{});
+    check_scans_by_key_repeat_bits<float>(d_keys, s.n + 36);
+    check_scans_by_key_repeat_bits<double>(d_keys, s.n + 37);
   }
 }
 
