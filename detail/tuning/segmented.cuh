@@ -431,9 +431,10 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // spans_min_tiles blocks, so 5 an SM bought nothing): 2, so that ptxas
   // spills none (72 registers, against 48 and 196-222 bytes a thread).
   // H200, three rounds, reduce_by_key_into against the bounds for 5
-  // (h200-segmented-rbk-few-tiles.json): float / int32 at 2^16 0.80-1.01x / 0.94-0.97x the time (CUB's time
-  // 0.60-0.76x -> 0.51-0.71x, 0.60-0.72x -> 0.57-0.70x), 2^17 0.78-0.84x /
-  // 0.95-0.98x, 2^18..2^19 0.86-0.99x / 0.85-0.99x.
+  // (h200-segmented-rbk-few-tiles.json): float / int32 at 2^16 0.80-1.01x /
+  // 0.94-0.97x the time (CUB's time 0.60-0.76x -> 0.51-0.71x, 0.60-0.72x ->
+  // 0.57-0.70x), 2^17 0.78-0.84x / 0.95-0.98x, 2^18..2^19 0.86-0.99x /
+  // 0.85-0.99x.
   static constexpr int few_tiles_blocks_per_sm = 2;
   // A tile of runs of this many items or longer (on average) leaves them
   // in its slots for the second launch instead of waiting for the count of
