@@ -1362,7 +1362,6 @@ struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t
 // memory), scheduled in reverse, a silent predecessor polled once.
 struct wide_progress_tuning : cascade::detail::wide_keyed_scan_tuning<std::int32_t> {
   static constexpr unsigned first_poll_delay_ns = 0;
-  static constexpr unsigned busy_tile_poll_delay_ns = 0;
   static constexpr unsigned spin_nanoseconds = 100;
   static constexpr int polls_before_fallback = 1;
   static constexpr bool reversed_tiles = true;
