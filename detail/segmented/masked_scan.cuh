@@ -168,7 +168,8 @@ struct no_carries {};  // (the scans carry nothing; reduce_by_key: run_carries, 
 // and the spans kernel writes its total; so the tile's prefix is its run
 // count alone (integers: the textbook look-back).
 //
-// The tile numbers its runs from its first while it gathers them, and asks
+// The tile publishes its run count as soon as its heads are known (the
+// kernel), numbers its runs from its first while it gathers them, and asks
 // for the runs before it (runs_before(), block-wide: its look-back) only
 // once they are gathered, so the gathering fills the wait for its
 // predecessors; runs written item by item need the count at once.
@@ -298,6 +299,7 @@ struct kernel_storage {
   block_scan_storage<threads / kWarpThreads, headed<C, T>> scan;
   uninitialized_array<maybe<headed<C, T>>, 1> prefix;
   uninitialized_array<maybe<C>, 1> count_prefix;
+  uninitialized_array<unsigned long long, 1> counted;  // reduce_by_key: warps counted << 32 | heads
   typename Heads::template storage<threads, items> staged;
 };
 
@@ -343,6 +345,13 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
   prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
   const bool in_place = decoupled_lookback::may_overlap(values, outputs);
+  // reduce_by_key: the tile's prefix is its run count alone (the textbook
+  // look-back), which needs the keys only.
+  constexpr bool counts_runs = std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>;
+  if constexpr (counts_runs) {
+    if (threadIdx.x == 0) shared.counted[0] = 0;
+    __syncthreads();
+  }
 
   // Whole tiles (all but the last) drop every bound check.
   auto scan_tile = [&](auto whole) {
@@ -354,6 +363,20 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     bool vectors = Tuning::copies_values && start_exchange_copies_if<full, T>(values, warp_first, exchange);
     const auto view = heads.stage(base, valid, staged);  // block-wide
     const thread_starts h = view.template starts<full, items>(i0, count, warp_first, warp_valid, staged);
+    if constexpr (counts_runs) {
+      // The run count goes out as soon as the heads are known, before the
+      // values arrive: the tiles after it wait for it in their look-back.
+      // The last warp to count publishes (no barrier: a shared atomic).
+      const unsigned warp_heads = __reduce_add_sync(kFullMask, __popc(h.starts));
+      if (lane_id() == 0) {
+        const unsigned long long was = atomicAdd(&shared.counted[0], (1ull << 32) | warp_heads);
+        if ((was >> 32) == threads / kWarpThreads - 1) {
+          const C heads_in_tile = static_cast<C>((was & 0xffffffffu) + warp_heads);
+          status.publish(tile, tile == 0 ? tile_prefix : tile_aggregate, heads_in_tile);
+          run_count_words<C>::at(status, carry.tiles).counts.publish(tile, tile_aggregate, heads_in_tile);
+        }
+      }
+    }
     if (vectors) finish_exchange_copies();
     else vectors = fill_exchange<full, items>(values, warp_first, warp_valid,
                                               full ? T{} : static_cast<T>(values[base]), exchange);
@@ -391,13 +414,10 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
         return prefixes<pair>{{before.has ? before.value : none, true}, {thread.has ? thread.value : none, thread.has},
                               scanned.aggregate};
       } else {
-        // The tile's run count goes out now; the runs before it are looked
-        // back for when the outputs ask (runs_before), and its values come
-        // from the tile alone (run_totals): counted from the tile's first.
-        decoupled_lookback::nearest_prefix::publish_aggregate(status, tile, scanned.aggregate.heads,
-                                                              maybe<C>{C(0), false}, ::cuda::std::plus<C>{});
-        const auto words = run_count_words<C>::at(status, carry.tiles);
-        if (threadIdx.x == 0) words.counts.publish(tile, tile_aggregate, scanned.aggregate.heads);
+        // The tile's run count went out with its heads; the runs before it
+        // are looked back for when the outputs ask (runs_before), and its
+        // values come from the tile alone (run_totals): counted from the
+        // tile's first.
         const bool after_first = threadIdx.x > 0;
         const pair thread{after_first ? scanned.exclusive.heads : C(0), scanned.exclusive.value};
         return prefixes<pair>{{pair{C(0), scanned.aggregate.value}, true}, {thread, after_first},

@@ -464,6 +464,13 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 0 / 400 / 2400 ns 1.09-1.11x / 1.04-1.08x / 1.03-1.14x of 1200, 100 ns
   // between polls 0.99-1.01x, h200-segmented-rbk-count-pacing.json; 1200 x
   // the share 0.95x at runs of 1, h200-segmented-rbk-busy-tile-delay.json.)
+  // Since each tile publishes its run count with its heads, before its
+  // values arrive (masked_scan.cuh; 0.96-1.01x the time at 2^26), the wait
+  // does not depend on it: first poll after 0 or 200 + 300 x the share
+  // 0.97-1.01x this setting's time. Two windows of 32 predecessors a round
+  // trip (lookback_windows) 1.02-1.07x, four 1.13-1.43x (ptxas spills 52-108
+  // and 1.2-1.5 KB a thread against 56-68), both against one
+  // (h200-segmented-rbk-early-publication.json).
   static constexpr unsigned first_poll_delay_ns = 400;
   static constexpr unsigned busy_tile_poll_delay_ns = 600;
   static constexpr int group_window = 8;
