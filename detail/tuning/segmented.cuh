@@ -449,7 +449,9 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // reduce_by_key's second launch (spans.cuh): a block per 32 tiles. 256
   // threads: H200, 2^26 floats, runs of 1, the second launch 6.0 us under
   // the profiler, 8.1 us at 1024 threads (a warp per tile, but one block
-  // per SM; h200-segmented-rbk-second-launch-profile.json).
+  // per SM; h200-segmented-rbk-second-launch-profile.json). 512 threads at
+  // 76fa318, every shape at 2^26: 1.02-1.09x the time
+  // (h200-segmented-rbk-early-publication.json).
   static constexpr int span_block_threads = 256;
   // A tile gathers its runs before it looks back for the count
   // (masked_scan.cuh, run_totals), then waits this long before its first
