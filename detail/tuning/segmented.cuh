@@ -417,6 +417,9 @@ struct numbered_masked_scan_tuning : masked_scan_tuning<T> {
 template <class T>
 struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   static constexpr bool copies_values = true;
+  // (The scans by key's wide tiles, 256 x 32 4-byte items at 3 blocks, at
+  // 76fa318: 2^26 1.00-1.14x the time, 84-128 bytes of spills a thread;
+  // h200-segmented-rbk-early-publication.json, call6.)
   static constexpr int min_blocks_per_sm = 5;
   // From this many tiles on, the run count's look-back and a second launch
   // for the runs that span tiles; below, one launch, the counted pairs
