@@ -426,7 +426,7 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
     }();
     // Block-wide: the runs begun before the tile (reduce_by_key).
     const auto runs_before = [&]() -> offset_t {
-      if constexpr (std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>) {
+      if constexpr (counts_runs) {
         using counts_in = index_input<head_counts<Heads, C>>;
         const decoupled_lookback::silent_tile<threads, items, C, counts_in, Status, ::cuda::std::plus<C>> recompute{
             counts_in{{heads}, 0}, status, {}, in_place};
