@@ -283,13 +283,28 @@ struct silent_tile {
   }
 };
 
+// Rules that find the prefixes of some grids with the whole block, not its
+// first warp alone (reproducible_lookback.cuh), for these tiles, values and
+// operator; Rule::whole_block<Tuning>(tile) says whether this tile does.
+template <class Rule, class Tuning, class AccT, class Op>
+inline constexpr bool has_whole_block_rule = false;
+
 // Block-wide: the tile's exclusive prefix (init included; none for tile 0
-// without init), found by its first warp by the rule and handed to the
-// block through `slot`. first() reads the tile's first item (absorbs).
+// without init), found by its first warp by the rule (or by the whole
+// block) and handed to the block through `slot`. first() reads the tile's
+// first item (absorbs).
 template <class Tuning, class Rule, class Status, class AccT, class First, class Op, class Recompute>
 __device__ __forceinline__ maybe<AccT> block_prefix(const Status& status, offset_t tile, const AccT& aggregate,
                                                     First first, const maybe<AccT>& init, Op op,
                                                     const Recompute& recompute, maybe<AccT>& slot) {
+  if constexpr (has_whole_block_rule<Rule, Tuning, AccT, Op>) {
+    if (Rule::template whole_block<Tuning>(tile)) {
+      Rule::template block_exclusive_prefix<Tuning>(status, tile, aggregate, init, op, recompute, slot);
+      if (recompute.in_place) __threadfence();  // this tile's publications before its outputs
+      __syncthreads();
+      return slot;
+    }
+  }
   if (threadIdx.x < kWarpThreads) {
     const maybe<AccT> p = Rule::template exclusive_prefix<Tuning>(status, tile, aggregate, absorbs(op, aggregate, first),
                                                                   init, op, recompute);

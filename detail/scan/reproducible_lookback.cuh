@@ -30,6 +30,9 @@
 // round trip: 1.6-1.9x the textbook rule's time on the H200.) A group's last
 // tile publishes G(g) as soon as its group's aggregates are in, before it
 // looks further back.
+// On grids of one wave the whole block computes P(g - 1) from the
+// aggregates alone, the same operations without the chain of group words
+// (block_exclusive_prefix).
 // Aggregates come with the silent-tile fallback: a tile's aggregate
 // recomputed with its own tree.
 //
@@ -230,6 +233,70 @@ struct group_prefix {
     return prefix;
   }
 
+  // Grids of one wave (fewer than Tuning::whole_block_grid tiles, all
+  // running at once, their aggregates out at about the same time) find
+  // every prefix from the aggregates alone, with the whole block: each warp
+  // computes some earlier groups' totals (the same warp scan), all polled in
+  // one round trip, and the first thread folds them in order. No tile then
+  // waits for another tile's total or prefix, a chain of round trips one
+  // group long. Values that absorb keep the first warp's rule (their tiles
+  // stop early), as do values past 16 bytes (their totals would take too
+  // much shared memory).
+  static constexpr int whole_block_max_groups = 16;
+  template <class Tuning, class AccT, class Op>
+  static constexpr bool whole_block_fits = !can_absorb<Op, AccT> && sizeof(AccT) <= 16 &&
+                                           Tuning::whole_block_grid > 0 &&
+                                           Tuning::whole_block_grid <= whole_block_max_groups * group_tiles;
+  // A tile of the first group needs no earlier group: its first warp alone,
+  // without the whole block's barrier.
+  template <class Tuning>
+  __device__ static bool whole_block(offset_t tile) {
+    return gridDim.x < Tuning::whole_block_grid && tile >= group_tiles;
+  }
+
+  // The whole block: publishes the tile's aggregate and leaves its
+  // exclusive prefix in `slot` (the caller's barrier makes it visible).
+  template <class Tuning, class Status, class AccT, class Op, class Recompute>
+  __device__ static void block_exclusive_prefix(const Status& tiles, offset_t tile, const AccT& aggregate,
+                                                const maybe<AccT>& init, Op op, Recompute aggregate_of,
+                                                maybe<AccT>& slot) {
+    constexpr int warps = Tuning::block_threads / kWarpThreads;
+    constexpr int per_warp = (whole_block_max_groups + warps - 1) / warps;
+    __shared__ uninitialized_array<AccT, whole_block_max_groups> totals;
+    const int warp = static_cast<int>(threadIdx.x) / kWarpThreads;
+    const offset_t group = tile / group_tiles;
+    const int position = static_cast<int>(tile % group_tiles);
+    if (threadIdx.x == 0) tiles.publish(tile, tile_aggregate, aggregate);
+    // Warp w: groups w, w + warps, ... before this one; the first warp also
+    // this group's tiles before this one.
+    status_window<AccT> own{group * group_tiles, warp == 0 ? position : 0};
+    status_window<AccT> earlier[per_warp];
+#pragma unroll
+    for (int k = 0; k < per_warp; ++k) {
+      const offset_t g = warp + offset_t(k) * warps;
+      earlier[k] = {g * group_tiles, g < group ? group_tiles : 0};
+      earlier[k].poll(tiles);
+    }
+    own.poll(tiles);
+#pragma unroll
+    for (int k = 0; k < per_warp; ++k) {
+      const offset_t g = warp + offset_t(k) * warps;
+      if (g >= group) break;
+      const AccT a = earlier[k].template wait<Tuning, false>(tiles, aggregate_of);
+      const AccT total = shuffle_idx(warp_inclusive_scan(a, op), group_tiles - 1);
+      if (lane_id() == 0) totals[static_cast<int>(g)] = total;
+    }
+    const AccT a = own.template wait<Tuning, false>(tiles, aggregate_of);
+    // S_g(position - 1), lane 0's (a shuffle names every lane).
+    const AccT in_group = shuffle_idx(warp_inclusive_scan(a, op, position), position > 0 ? position - 1 : 0);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<AccT> prefix = init;
+      for (int g = 0; g < group; ++g) prefix = then(prefix, totals[g], op);
+      slot = position > 0 ? then(prefix, in_group, op) : prefix;
+    }
+  }
+
   // Called by the tile's first warp; returns the tile's exclusive prefix
   // (init included; none for tile 0 without init). `absorbing`: whether the
   // tile's aggregate absorbs what precedes it. `needed`: false where no
@@ -323,6 +390,12 @@ struct exact_prefix {
   }
 };
 
+}  // namespace cascade::detail::decoupled_lookback
+
+namespace cascade::detail::decoupled_lookback {
+template <class Tuning, class AccT, class Op>
+inline constexpr bool has_whole_block_rule<group_prefix, Tuning, AccT, Op> =
+    group_prefix::whole_block_fits<Tuning, AccT, Op>;
 }  // namespace cascade::detail::decoupled_lookback
 
 namespace cascade::detail {

@@ -83,6 +83,20 @@ struct lookback_scan_tuning {
   // a 1 KB value unrolled took ptxas an hour and 13 GB.
   static constexpr int group_window = 1;
   static constexpr int group_batch = sizeof(AccT) <= 16 ? 4 : 1;
+  // Grids below this many tiles (one wave: 132 SMs hold 528 of the widest
+  // tiles; at most 512, 16 groups) find their prefixes under the
+  // reproducible rule with the whole block, from the aggregates alone
+  // (group_prefix::block_exclusive_prefix). H200, float and double
+  // inclusive and exclusive sums, time over the textbook rule's in the same
+  // process (medians of three rounds, h200-scan-whole-block.json, call4):
+  // 2^16..2^20 float 0.98-1.04, double 0.98-1.01 (the first warp alone
+  // 0.99-1.14 / 1.03-1.12); 2^21 1.00-1.04 (1.04-1.08); 2^22 1.03-1.05
+  // (float 1.08-1.10). The first warp alone, polling every earlier group's
+  // aggregates in batches of 4 / 8 / 16 groups (call1): 1.00-1.08 / up to
+  // 1.21 / up to 1.71 (registers). The whole block's fold by shuffles
+  // (spills) and its polls backing off 100 or 300 ns (call2): no better,
+  // up to 1.10 at 2^22..2^23.
+  static constexpr unsigned whole_block_grid = 500;
   // Integral accumulators (any association gives the same bits) take the
   // textbook rule, except on the portable path (no bulk copies) from this
   // many items (0: never), where the reproducible rule measured faster (see

@@ -735,6 +735,10 @@ TEST_F(Api, LookbackProgressDoesNotDependOnBlockOrder) {
   check_lookback_scan<small_tiles<triple, true, 4>, triple>(n, triple_plus{}, 83);
   check_lookback_scan<small_shared_tiles<int, true, 4>, int>(n, plus{}, 87);
   check_lookback_scan<small_shared_tiles<affine16, true, 4>, affine16>(n, compose16{}, 88);
+  // Grids of fewer than 500 tiles, where the reproducible rule finds the
+  // prefixes with the whole block (every warp waits for some predecessors).
+  check_lookback_scan<small_tiles<affine, true, 4>, affine>(450 * 128 - 37, compose{}, 92);
+  check_lookback_scan<small_shared_tiles<affine16, true, 4>, affine16>(450 * 512 - 37, compose16{}, 93);
 }
 
 // A predecessor's aggregate recomputed by the waiting warp equals the one it
@@ -745,6 +749,9 @@ TEST_F(Api, LookbackRecomputedAggregatesAreExact) {
   check_lookback_scan<small_tiles<triple, false, 1>, triple>(300'007, triple_plus{}, 86);
   check_lookback_scan<small_shared_tiles<int, false, 1>, int>(2'000'003, plus{}, 89);
   check_lookback_scan<small_shared_tiles<affine16, false, 1>, affine16>(1'000'003, compose16{}, 90);
+  // The whole block's rule (grids of fewer than 500 tiles), every warp recomputing.
+  check_lookback_scan<small_tiles<affine, false, 1>, affine>(300 * 128 + 5, compose{}, 94);
+  check_lookback_scan<small_shared_tiles<affine16, false, 1>, affine16>(300 * 512 + 5, compose16{}, 95);
 }
 
 // Tiles kept in shared memory (4- and 8-byte values, 16-byte aligned arrays, N from

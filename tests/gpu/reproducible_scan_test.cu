@@ -133,13 +133,16 @@ TEST_F(ReproducibleScan, FloatAndDoubleSumsGiveTheSameBitsEveryRun) {
 // The automatic scan's shapes with another schedule: Reversed (successors
 // start first and recompute what their predecessors have not published),
 // Polls (1: most predecessors recomputed), MinBlocks (other launch bounds:
-// other registers, other residency) and Paced (pacing on every grid, or none).
-template <class Base, bool Reversed, int Polls, int MinBlocks, bool Paced>
+// other registers, other residency), Paced (pacing on every grid, or none)
+// and WholeBlock (the whole block's rule on grids of up to 512 tiles, or
+// the first warp's on every grid).
+template <class Base, bool Reversed, int Polls, int MinBlocks, bool Paced, bool WholeBlock = false>
 struct schedule : Base {
   static constexpr bool reversed_tiles = Reversed;
   static constexpr int polls_before_fallback = Polls;
   static constexpr int min_blocks_per_sm = MinBlocks > 0 ? MinBlocks : Base::min_blocks_per_sm;
   static constexpr unsigned paced_grid = Paced ? 1u : 0xffffffffu;  // every grid has a block
+  static constexpr unsigned whole_block_grid = WholeBlock ? 512u : 0u;
 };
 
 struct identity_op {
@@ -179,6 +182,12 @@ void check_schedules_and_places(std::int64_t n, scan_kind kind, std::uint64_t se
   expect_tuned_bits<schedule<Shape, false, 1, 0, true>>(d, want, kind, init, "one poll before recomputing");
   expect_tuned_bits<schedule<Shape, true, 1, 0, false>>(d, want, kind, init, "reversed, one poll, no pacing");
   expect_tuned_bits<schedule<Shape, false, 60, 1, false>>(d, want, kind, init, "one block per SM allowed");
+  // The whole block's rule (these grids have at most 410 tiles).
+  expect_tuned_bits<schedule<Shape, true, 4, 0, true, true>>(d, want, kind, init, "whole block, reversed tiles");
+  expect_tuned_bits<schedule<Shape, true, 1, 0, false, true>>(d, want, kind, init,
+                                                              "whole block, reversed, one poll, no pacing");
+  expect_tuned_bits<schedule<Shape, false, 60, 1, false, true>>(d, want, kind, init,
+                                                                "whole block, one block per SM allowed");
 
   // Misaligned arrays and computed inputs take register tiles of the same shape.
   thrust::device_vector<T> shifted_in(n + 1), shifted_out(n + 1), out(n);
