@@ -4,10 +4,18 @@
 //   read_limit   reads the input once and nothing else: the best a reduce can do
 //   copy_limit   cudaMemcpyAsync device to device: reads and writes n values,
 //                the traffic of a scan
+//   tile_copy_limit  the automatic scan's shared tiles of 2^21 items and more
+//                (shape, bulk copies, registers) with nothing between their
+//                copy in and out: the most the scan's structure can move
 
 #include "harness.cuh"
 
+#include <cascade/detail/primitives/shared_tile.cuh>
+#include <cascade/detail/tuning/scan.cuh>
+
 #include <cub/block/block_reduce.cuh>
+
+#include <stdexcept>
 
 namespace bench {
 
@@ -86,6 +94,47 @@ struct copy_limit_runner {
     return [io] {
       check(cudaMemcpyAsync(io.out, io.in, io.n * sizeof(T), cudaMemcpyDeviceToDevice, io.stream), "cudaMemcpyAsync");
     };
+  }
+};
+
+// A tile of the scan's shape in, through the threads' registers, and out:
+// the scan's data path without the scan and the look-back.
+template <class Tuning, class T>
+__global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_sm)
+    tile_copy_kernel(const T* in, T* out, std::int64_t n) {
+  using tile_t = cascade::detail::shared_tile<Tuning::block_threads, Tuning::items_per_thread, T>;
+  __shared__ tile_t tile;
+  const std::int64_t base = std::int64_t(blockIdx.x) * tile_t::tile_items;
+  const int count = static_cast<int>(std::min<std::int64_t>(n - base, tile_t::tile_items));
+  NV_IF_ELSE_TARGET(NV_PROVIDES_SM_90, (if (threadIdx.x == 0) tile.start_load(in + base, count);),
+                    (tile.copy_in(in + base, count);))
+  tile.load_rest(in + base, count);
+  __syncthreads();
+  tile.wait_loaded();
+  T x[Tuning::items_per_thread];
+  tile.read(x);
+  tile.write(x);
+  tile.store_warp_segment(out + base, count);
+}
+
+struct tile_copy_limit_runner {
+  static constexpr memory where = memory::device;
+
+  template <class Algorithm, class T>
+  auto bind(Algorithm, io<T> io) const {
+    static_assert(Algorithm::passes == 2, "tile_copy_limit is the limit of algorithms that write n values");
+    using tuning = cascade::detail::lookback_scan_wide_tuning<T>;
+    if constexpr (!cascade::detail::shared_tile_fits<T, tuning::items_per_thread>) {
+      throw std::runtime_error("tile_copy_limit: the scan takes no shared tiles for this type");
+      return [] {};
+    } else {
+      constexpr std::int64_t tile = std::int64_t(tuning::block_threads) * tuning::items_per_thread;
+      const auto grid = static_cast<unsigned>((io.n + tile - 1) / tile);
+      return [io, grid] {
+        tile_copy_kernel<tuning><<<grid, tuning::block_threads, 0, io.stream>>>(io.in, io.out, io.n);
+        check_launch("tile_copy_kernel");
+      };
+    }
   }
 };
 

@@ -36,6 +36,7 @@ void register_scan(const options& opt) {
       impl("cub", cub_runner{}),
       impl("thrust", thrust_runner{}),
       impl("copy_limit", copy_limit_runner{}),
+      impl("tile_copy_limit", tile_copy_limit_runner{}),
       impl("cpu.seq", cascade_runner{cascade::seq}),
       impl("cpu.par", cascade_runner{cascade::par}));
 }
