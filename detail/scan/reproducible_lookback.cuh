@@ -390,12 +390,10 @@ struct exact_prefix {
   }
 };
 
-}  // namespace cascade::detail::decoupled_lookback
-
-namespace cascade::detail::decoupled_lookback {
 template <class Tuning, class AccT, class Op>
 inline constexpr bool has_whole_block_rule<group_prefix, Tuning, AccT, Op> =
     group_prefix::whole_block_fits<Tuning, AccT, Op>;
+
 }  // namespace cascade::detail::decoupled_lookback
 
 namespace cascade::detail {
