@@ -111,7 +111,7 @@ minmax_positions cuda_minmax_positions(const Policy& policy, Raw x, offset_t n, 
   const resolve_minmax<Comp, Raw> resolve{x, n, comp};
   return with_index_for(n, [&](auto index) {
     using index_t = decltype(index);
-    if constexpr (std::is_pointer_v<Raw> && sizeof(pair_of<T>) <= 16 && sizeof(pair_of<T>) == 2 * sizeof(T)) {
+    if constexpr (std::is_pointer_v<Raw> && loads_as_pairs_v<T> && sizeof(pair_of<T>) == 2 * sizeof(T)) {
       if (reinterpret_cast<std::uintptr_t>(x) % sizeof(pair_of<T>) == 0) {
         const indexed_transform<from_pair<Comp, T, index_t>, true, const pair_of<T>*> items(
             {comp}, 0, reinterpret_cast<const pair_of<T>*>(x));

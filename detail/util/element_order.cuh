@@ -305,9 +305,14 @@ struct to_minmax_pair {
 };
 
 // An array whose pairs start on a boundary of their size, seen as an array of
-// pairs: one load per pair, two per 16-byte vector for 4-byte items.
+// pairs: one load per pair, two per 16-byte vector for 4-byte items. Only
+// items of 1-8 bytes, a power of two, are read so; for others (a 12-byte
+// float3, a 40-byte struct) pair_of keeps the item's alignment, since
+// alignas(2 * sizeof(T)) would not be a power of two, and is never loaded.
 template <class T>
-struct alignas(2 * sizeof(T)) pair_of {
+inline constexpr bool loads_as_pairs_v = sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0;
+template <class T>
+struct alignas(loads_as_pairs_v<T> ? 2 * sizeof(T) : alignof(T)) pair_of {
   T a, b;
 };
 template <class Comp, class T, class Index = std::uint64_t>
