@@ -21,14 +21,17 @@
 
 namespace cascade::detail {
 
-// f(a[i], b[i]) from the position i.
+// f(a[i], b[i]) from the position i (f mutable and the return type declared:
+// see ignore_position).
 template <class F, class A, class B>
 struct gather_apply {
-  F f;
+  mutable F f;
   A a;
   B b;
 #pragma nv_exec_check_disable
-  __host__ __device__ auto operator()(offset_t i) const { return f(a[i], b[i]); }
+  __host__ __device__ ::cuda::std::invoke_result_t<F&, decltype(a[0]), decltype(b[0])> operator()(offset_t i) const {
+    return f(a[i], b[i]);
+  }
 };
 
 // reduce(first, first + n) over the items f(x1[i], x2[i]...), i in [0, n),

@@ -17,6 +17,7 @@
 #include <cascade/detail/util/iterator.cuh>
 
 #include <cuda/std/tuple>
+#include <cuda/std/type_traits>
 
 #include <cstdint>
 #include <iterator>
@@ -28,7 +29,9 @@ namespace cascade::detail {
 template <class F, bool Together, class... It>
 class indexed_transform {
  public:
-  using value_type = std::decay_t<std::invoke_result_t<const F&, offset_t, value_t<It>...>>;
+  // cuda::std's invoke_result: it also takes an extended __device__ lambda
+  // with a trailing return type (one without is CCCL's clear compile error).
+  using value_type = std::decay_t<::cuda::std::invoke_result_t<const F&, offset_t, value_t<It>...>>;
   using difference_type = std::ptrdiff_t;
   using reference = value_type;
   using pointer = void;
@@ -135,16 +138,20 @@ template <class It>
 using load_type_t = typename load_type<It>::type;
 
 // f(i, x...) -> g(x...): transform_reduce's functors do not take the position.
+// g is mutable, as in thrust::transform_iterator: an extended __device__
+// lambda's host-side stand-in has a call operator that is not const.
 template <class G>
 struct ignore_position {
-  G g;
+  mutable G g;
   template <class Buffer>
   void append_members(Buffer& b) const {  // see indexed_transform::append_members
     b.append(g);
   }
+  // The return type is declared, not deduced: deducing it would call g in
+  // host code, which an extended __device__ lambda cannot be.
 #pragma nv_exec_check_disable
   template <class... X>
-  __host__ __device__ auto operator()(offset_t, X&&... x) const {
+  __host__ __device__ ::cuda::std::invoke_result_t<G&, X...> operator()(offset_t, X&&... x) const {
     return g(std::forward<X>(x)...);
   }
 };
