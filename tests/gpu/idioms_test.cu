@@ -2,7 +2,9 @@
 // accumulator by transform_reduce, the sums of a matrix's rows with the keys
 // discarded, keys and values zipped from several arrays (keyed, by offsets),
 // a key predicate that groups unequal keys, the extremes of structs by one
-// field (ties included), scans of zipped values, and Thrust's functors. References: the standard library on host
+// field (ties included), scans of zipped values, Thrust's functors, extended
+// __device__ lambdas, and reverse, permutation and transform-output
+// iterators. References: the standard library on host
 // copies, outputs poisoned first; integer data, so that every association
 // gives the same answer.
 
@@ -21,7 +23,10 @@ _CCCL_SUPPRESS_DEPRECATED_PUSH
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/reverse_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/tuple.h>
 
@@ -502,6 +507,99 @@ void check_device_lambdas() {
   }
 }
 TEST_F(Idioms, DeviceLambdasEverywhere) { check_device_lambdas(); }
+
+// ---------------------------------------------------------------------------
+// Reverse, permutation and transform-output iterators: suffix sums (in place
+// too), gathers, and outputs converted on the way out.
+// ---------------------------------------------------------------------------
+struct twice {
+  __host__ __device__ long long operator()(long long x) const { return 2 * x; }
+};
+
+TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto h = random_ints(n, 2001, n + 10);
+    const auto hk = run_keys(n, 20, n + 11);
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(n + 12));
+    const auto d = to_device(h), dk = to_device(hk), d_order = to_device(order);
+    std::vector<int> r(h.rbegin(), h.rend()), gathered(n);  // the input reversed, and gathered by order
+    for (std::size_t i = 0; i < n; ++i) gathered[i] = h[order[i]];
+
+    // Suffix sums: a scan from the back, then again in place.
+    thrust::device_vector<int> out(n);
+    poison(out);
+    cascade::inclusive_scan(cascade::cuda, d.rbegin(), d.rend(), out.rbegin());
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<int> want(n);
+    std::inclusive_scan(h.rbegin(), h.rend(), want.rbegin());
+    EXPECT_EQ(to_host(out), want);
+    cascade::exclusive_scan(cascade::cuda, out.rbegin(), out.rend(), out.rbegin(), 5);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    std::exclusive_scan(want.rbegin(), want.rend(), want.rbegin(), 5);
+    EXPECT_EQ(to_host(out), want);
+    // The first smallest from the back: the last smallest from the front.
+    EXPECT_EQ(cascade::min_element(cascade::cuda, d.rbegin(), d.rend()) - d.rbegin(),
+              std::min_element(r.begin(), r.end()) - r.begin());
+    EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.rbegin(), d.rend(), d.begin(), 0ll),
+              std::transform_reduce(r.begin(), r.end(), h.begin(), 0ll));
+
+    // Gathers: values[order[i]].
+    const auto perm = thrust::make_permutation_iterator(d.begin(), d_order.begin());
+    EXPECT_EQ(cascade::reduce(cascade::cuda, perm, perm + n, 0ll), std::accumulate(h.begin(), h.end(), 0ll));
+    thrust::device_vector<long long> wide_out(n);
+    poison(wide_out);
+    // Scans through a transform_output_iterator: doubled on the way out.
+    const auto doubled = thrust::make_transform_output_iterator(wide_out.begin(), twice{});
+    cascade::inclusive_scan(cascade::cuda, perm, perm + n, doubled);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<long long> want_wide(n);
+    long long prefix = 0;
+    for (std::size_t i = 0; i < n; ++i) want_wide[i] = 2 * (prefix += gathered[i]);
+    EXPECT_EQ(to_host(wide_out), want_wide);
+
+    // Keyed and segmented over the gathered values, outputs from the back.
+    std::vector<int> want_keys;
+    std::vector<long long> want_sums, want_seg_scan(n);
+    std::vector<long long> offsets;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == 0 || hk[i] != hk[i - 1]) {
+        want_keys.push_back(hk[i]), want_sums.push_back(0), offsets.push_back((long long)i);
+      }
+      want_seg_scan[i] = want_sums.back() += gathered[i];
+    }
+    offsets.push_back((long long)n);
+    const std::size_t runs = want_keys.size();
+    thrust::device_vector<int> keys_out(n);
+    poison(keys_out), poison(wide_out);
+    const auto ends = cascade::reduce_by_key(cascade::cuda, dk.begin(), dk.end(), perm, keys_out.rbegin(),
+                                             wide_out.rbegin(), cuda::std::equal_to<>{}, cuda::std::plus<long long>{});
+    ASSERT_EQ(std::size_t(ends.first - keys_out.rbegin()), runs);
+    auto got_keys = to_host(keys_out);
+    auto got_sums = to_host(wide_out);
+    EXPECT_EQ(std::vector<int>(got_keys.rbegin(), got_keys.rbegin() + runs), want_keys);
+    EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
+    const auto d_offsets = to_device(offsets);
+    poison(wide_out);
+    cascade::segmented_reduce(cascade::cuda, perm, d_offsets.begin(), d_offsets.end(), wide_out.rbegin(), 0ll,
+                              cuda::std::plus<>{});
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    got_sums = to_host(wide_out);
+    EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
+    poison(wide_out);
+    cascade::segmented_inclusive_scan(cascade::cuda, perm, d_offsets.begin(), d_offsets.end(),
+                                      thrust::make_transform_output_iterator(wide_out.begin(), twice{}));
+    cascade::inclusive_scan_by_key(cascade::cuda, dk.rbegin(), dk.rend(), d.rbegin(), out.rbegin());
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    for (auto& x : want_seg_scan) x *= 2;
+    EXPECT_EQ(to_host(wide_out), want_seg_scan);
+    std::vector<int> want_by_key(n);  // runs scanned from the back
+    for (std::size_t j = n; j-- > 0;) want_by_key[j] = h[j] + (j + 1 < n && hk[j + 1] == hk[j] ? want_by_key[j + 1] : 0);
+    EXPECT_EQ(to_host(out), want_by_key);
+  }
+}
 
 }  // namespace
 }  // namespace cascade_test
