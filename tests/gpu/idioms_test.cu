@@ -1,12 +1,6 @@
-// cascade driven as Thrust users' programs drive it: statistics of a struct
-// accumulator by transform_reduce, the sums of a matrix's rows with the keys
-// discarded, keys and values zipped from several arrays (keyed, by offsets),
-// a key predicate that groups unequal keys, the extremes of structs by one
-// field (ties included), scans of zipped values, Thrust's functors, extended
-// __device__ lambdas, and reverse, permutation and transform-output
-// iterators. References: the standard library on host
-// copies, outputs poisoned first; integer data, so that every association
-// gives the same answer.
+// Thrust users' idioms (tests/idioms.cuh) on the GPU, on the default stream
+// and on a stream of their own; and extended __device__ lambdas, capturing, as
+// the operators of every GPU entry point.
 
 #include <cuda/std/version>  // CCCL's configuration: _CCCL_SUPPRESS_DEPRECATED_PUSH
 
@@ -17,399 +11,72 @@ _CCCL_SUPPRESS_DEPRECATED_PUSH
 
 #include "harness.cuh"
 
-#include <cascade/cascade.cuh>
+#include "../idioms.cuh"
 
 #include <thrust/device_vector.h>
-#include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/discard_iterator.h>
-#include <thrust/iterator/permutation_iterator.h>
-#include <thrust/iterator/reverse_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
-#include <thrust/tuple.h>
-
-#include <algorithm>
-#include <cstdint>
-#include <numeric>
-#include <random>
-#include <string>
-#include <vector>
 
 namespace cascade_test {
 namespace {
 
+using namespace idioms;
+
 class Idioms : public gpu_test {};
 
-std::vector<int> random_ints(std::size_t n, int below, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int> h(n);
-  for (int& x : h) x = int(rng() % below) - below / 2;
-  return h;
+// Data in device_vectors, calls on `policy` (the default stream, or a stream
+// of its own: the checks then wait for it).
+template <class Policy>
+struct gpu_side {
+  Policy policy;
+  template <class T>
+  using vector = thrust::device_vector<T>;
+  template <class T>
+  vector<T> put(const std::vector<T>& h) const { return to_device(h); }
+  template <class T>
+  std::vector<T> get(const vector<T>& d) const {
+    sync();
+    return to_host(d);
+  }
+  template <class T>
+  void poison(vector<T>& d) const { cascade_test::poison(d); }
+  void sync() const { CASCADE_TEST_CUDA(cudaStreamSynchronize(policy.stream())); }
+};
+
+struct own_stream {
+  cudaStream_t s = nullptr;
+  own_stream() { CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~own_stream() { (void)cudaStreamDestroy(s); }
+};
+
+template <class Check>
+void on_both_streams(Check check) {
+  check(gpu_side<std::decay_t<decltype(cascade::cuda)>>{cascade::cuda});
+  own_stream stream;
+  check(gpu_side<std::decay_t<decltype(cascade::cuda.on(stream.s))>>{cascade::cuda.on(stream.s)});
 }
-
-// Runs of 1..max_run equal keys, numbered from 0.
-std::vector<int> run_keys(std::size_t n, int max_run, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int> keys(n);
-  for (std::size_t i = 0, run = 0; i < n; ++run) {
-    for (std::size_t end = std::min(n, i + 1 + rng() % max_run); i < end; ++i) keys[i] = int(run);
-  }
-  return keys;
-}
-
-// Capped by CASCADE_TEST_MAX_SIZE (common.cuh), for the sanitizers.
-const std::vector<std::int64_t> kSizes = capped({1, 2, 999, 65537, (1 << 20) + 3, (1 << 23) + 5});
-
-// ---------------------------------------------------------------------------
-// Thrust's summary_statistics: one pass, a 40-byte accumulator.
-// ---------------------------------------------------------------------------
-struct stats {
-  long long count, sum, sum_of_squares;
-  int min, max;
-  bool operator==(const stats& o) const {
-    return count == o.count && sum == o.sum && sum_of_squares == o.sum_of_squares && min == o.min && max == o.max;
-  }
-};
-struct to_stats {
-  __host__ __device__ stats operator()(int x) const { return {1, x, (long long)x * x, x, x}; }
-};
-struct merge_stats {
-  __host__ __device__ stats operator()(const stats& a, const stats& b) const {
-    return {a.count + b.count, a.sum + b.sum, a.sum_of_squares + b.sum_of_squares, a.min < b.min ? a.min : b.min,
-            a.max > b.max ? a.max : b.max};
-  }
-};
 
 TEST_F(Idioms, SummaryStatisticsOfAStructAccumulator) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 200001, n);
-    const auto d = to_device(h);
-    const stats init{0, 0, 0, 1 << 30, -(1 << 30)};
-    const stats want = std::transform_reduce(h.begin(), h.end(), init, merge_stats{}, to_stats{});
-    EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), init, merge_stats{}, to_stats{}), want);
-    thrust::device_vector<stats> out(1);
-    poison(out);
-    cascade::transform_reduce_into(cascade::cuda, d.begin(), d.end(), out.begin(), init, merge_stats{}, to_stats{});
-    EXPECT_EQ(to_host(out)[0], want);
-  }
+  on_both_streams([](const auto& side) { check_summary_statistics(side); });
 }
-
-// ---------------------------------------------------------------------------
-// Thrust's sum_rows: the row of item i is i / columns; the keys are discarded.
-// ---------------------------------------------------------------------------
-struct widen {
-  __host__ __device__ long long operator()(int x) const { return x; }
-};
-struct row_of {
-  int columns;
-  __host__ __device__ int operator()(int i) const { return i / columns; }
-};
-
 TEST_F(Idioms, RowSumsWithDiscardedKeys) {
-  for (int columns : {1, 3, 50, 4096, 100000}) {
-    const int rows = int(std::max<std::int64_t>(1, std::min<std::int64_t>(1 << 22, max_test_size()) / columns)) + 3;
-    const std::size_t n = std::size_t(rows) * columns;
-    SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(columns));
-    const auto h = random_ints(n, 1001, columns);
-    const auto d = to_device(h);
-    std::vector<long long> want(rows);
-    for (std::size_t i = 0; i < n; ++i) want[i / columns] += h[i];
-    const auto keys = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), row_of{columns});
-    thrust::device_vector<long long> sums(rows + 1);
-    poison(sums);
-    const auto wide = thrust::make_transform_iterator(d.begin(), widen{});
-    const auto ends = cascade::reduce_by_key(cascade::cuda, keys, keys + n, wide, thrust::make_discard_iterator(),
-                                             sums.begin());
-    EXPECT_EQ(ends.second - sums.begin(), rows);
-    auto got = to_host(sums);
-    EXPECT_EQ(got.back(), poison_value<long long>());  // past the last row: not written
-    got.resize(rows);
-    EXPECT_EQ(got, want);
-    // Stream-ordered, the row count in device memory.
-    thrust::device_vector<int> count(1);
-    poison(sums);
-    poison(count);
-    cascade::reduce_by_key_into(cascade::cuda, keys, keys + n, wide, thrust::make_discard_iterator(), sums.begin(),
-                                count.begin(), cuda::std::equal_to<>{}, cuda::std::plus<>{});
-    EXPECT_EQ(to_host(count)[0], rows);
-    got = to_host(sums);
-    EXPECT_EQ(got.back(), poison_value<long long>());
-    got.resize(rows);
-    EXPECT_EQ(got, want);
-  }
+  on_both_streams([](const auto& side) { check_row_sums(side); });
 }
-
-// ---------------------------------------------------------------------------
-// Keys and values zipped from several arrays (a run: equal (a, b) pairs).
-// ---------------------------------------------------------------------------
-struct add_pairs {
-  template <class A, class B>
-  __host__ __device__ thrust::tuple<int, long long> operator()(const A& a, const B& b) const {
-    return {thrust::get<0>(a) + thrust::get<0>(b), thrust::get<1>(a) + thrust::get<1>(b)};
-  }
-};
-
 TEST_F(Idioms, ZippedKeysAndValues) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    // Key pairs (run / 3, run % 3): runs where both change, and where one does.
-    const auto runs = run_keys(n, 9, n + 1);
-    std::vector<int> ha(n), hb(n);
-    for (std::size_t i = 0; i < n; ++i) ha[i] = runs[i] / 3, hb[i] = runs[i] % 3;
-    const auto hx = random_ints(n, 1001, n + 2);
-    std::vector<long long> hy(n);
-    for (std::size_t i = 0; i < n; ++i) hy[i] = (long long)hx[i] * 1000003;
-    const auto da = to_device(ha), db = to_device(hb), dx = to_device(hx);
-    const auto dy = to_device(hy);
-    const auto keys = thrust::make_zip_iterator(da.begin(), db.begin());
-    const auto values = thrust::make_zip_iterator(dx.begin(), dy.begin());
-
-    // The host reference: a sequential pass.
-    std::vector<int> want_a, want_b, want_x, scan_x(n);
-    std::vector<long long> want_y, scan_y(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool head = i == 0 || ha[i] != ha[i - 1] || hb[i] != hb[i - 1];
-      if (head) want_a.push_back(ha[i]), want_b.push_back(hb[i]), want_x.push_back(0), want_y.push_back(0);
-      want_x.back() += hx[i];
-      want_y.back() += hy[i];
-      scan_x[i] = want_x.back();
-      scan_y[i] = want_y.back();
-    }
-    const std::size_t want_runs = want_a.size();
-
-    thrust::device_vector<int> oa(n), ob(n), ox(n);
-    thrust::device_vector<long long> oy(n);
-    poison(oa), poison(ob), poison(ox), poison(oy);
-    const auto ends = cascade::reduce_by_key(cascade::cuda, keys, keys + n, values,
-                                             thrust::make_zip_iterator(oa.begin(), ob.begin()),
-                                             thrust::make_zip_iterator(ox.begin(), oy.begin()),
-                                             cuda::std::equal_to<>{}, add_pairs{});
-    ASSERT_EQ(std::size_t(ends.first - thrust::make_zip_iterator(oa.begin(), ob.begin())), want_runs);
-    ASSERT_EQ(std::size_t(ends.second - thrust::make_zip_iterator(ox.begin(), oy.begin())), want_runs);
-    auto first = [&](auto v) {
-      v.resize(want_runs);
-      return v;
-    };
-    EXPECT_EQ(first(to_host(oa)), want_a);
-    EXPECT_EQ(first(to_host(ob)), want_b);
-    EXPECT_EQ(first(to_host(ox)), want_x);
-    EXPECT_EQ(first(to_host(oy)), want_y);
-
-    // The inclusive scan by the same keys, into zipped outputs.
-    poison(ox), poison(oy);
-    cascade::inclusive_scan_by_key(cascade::cuda, keys, keys + n, values,
-                                   thrust::make_zip_iterator(ox.begin(), oy.begin()), cuda::std::equal_to<>{},
-                                   add_pairs{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(ox), scan_x);
-    EXPECT_EQ(to_host(oy), scan_y);
-
-    // The same runs as CSR offsets: segmented_reduce and the segmented scan
-    // over the zipped values.
-    std::vector<long long> offsets;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || runs[i] != runs[i - 1]) offsets.push_back((long long)i);
-    }
-    offsets.push_back((long long)n);
-    const auto d_offsets = to_device(offsets);
-    poison(ox), poison(oy);
-    cascade::segmented_reduce(cascade::cuda, values, d_offsets.begin(), d_offsets.end(),
-                              thrust::make_zip_iterator(ox.begin(), oy.begin()),
-                              thrust::tuple<int, long long>{0, 0}, add_pairs{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(first(to_host(ox)), want_x);
-    EXPECT_EQ(first(to_host(oy)), want_y);
-    poison(ox), poison(oy);
-    cascade::segmented_inclusive_scan(cascade::cuda, values, d_offsets.begin(), d_offsets.end(),
-                                      thrust::make_zip_iterator(ox.begin(), oy.begin()), add_pairs{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(ox), scan_x);
-    EXPECT_EQ(to_host(oy), scan_y);
-  }
+  on_both_streams([](const auto& side) { check_zipped_keys_and_values(side); });
 }
-
-// ---------------------------------------------------------------------------
-// A predicate that calls unequal keys equal: keys in one bucket of 10 form a
-// run, and the run's FIRST key is written (Thrust's rule).
-// ---------------------------------------------------------------------------
-struct same_bucket {
-  __host__ __device__ bool operator()(int a, int b) const { return a / 10 == b / 10; }
-};
-
 TEST_F(Idioms, KeyPredicateGroupsUnequalKeys) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    // Ascending keys that step by 0-4: buckets of up to ten keys, each key
-    // repeated, so a run holds several distinct keys.
-    std::mt19937_64 rng(n + 3);
-    std::vector<int> hk(n);
-    for (std::size_t i = 0, k = 0; i < n; ++i) hk[i] = int(k += rng() % 5 == 0 ? 1 + rng() % 4 : 0);
-    const auto hv = random_ints(n, 1001, n + 4);
-    const auto dk = to_device(hk), dv = to_device(hv);
-    std::vector<int> want_keys, want_sums, want_scan(n), want_exclusive(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || !same_bucket{}(hk[i - 1], hk[i])) want_keys.push_back(hk[i]), want_sums.push_back(0);
-      want_exclusive[i] = 7 + want_sums.back();
-      want_scan[i] = want_sums.back() += hv[i];
-    }
-    thrust::device_vector<int> keys_out(n), sums(n), out(n);
-    poison(keys_out), poison(sums);
-    const auto ends = cascade::reduce_by_key(cascade::cuda, dk.begin(), dk.end(), dv.begin(), keys_out.begin(),
-                                             sums.begin(), same_bucket{});
-    ASSERT_EQ(std::size_t(ends.first - keys_out.begin()), want_keys.size());
-    auto got_keys = to_host(keys_out), got_sums = to_host(sums);
-    got_keys.resize(want_keys.size());
-    got_sums.resize(want_keys.size());
-    EXPECT_EQ(got_keys, want_keys);
-    EXPECT_EQ(got_sums, want_sums);
-    poison(out);
-    cascade::inclusive_scan_by_key(cascade::cuda, dk.begin(), dk.end(), dv.begin(), out.begin(), same_bucket{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(out), want_scan);
-    poison(out);
-    cascade::exclusive_scan_by_key(cascade::cuda, dk.begin(), dk.end(), dv.begin(), out.begin(), 7, same_bucket{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(out), want_exclusive);
-  }
+  on_both_streams([](const auto& side) { check_key_predicate(side); });
 }
-
-// ---------------------------------------------------------------------------
-// The extremes of structs by one field, with many ties: 3-byte pixels by
-// brightness, float3 and 16-byte particles by z, 40-byte records by one int
-// (item sizes that are not a power of two did not compile in minmax_element).
-// ---------------------------------------------------------------------------
-struct particle {
-  float x, y, z;
-  int id;
-};
-struct record {
-  double weight;
-  long long tag[3];
-  int height, pad;
-};
-struct by_z {
-  __host__ __device__ bool operator()(const particle& a, const particle& b) const { return a.z < b.z; }
-};
-struct by_float3_z {
-  __host__ __device__ bool operator()(const float3& a, const float3& b) const { return a.z < b.z; }
-};
-struct by_brightness {
-  __host__ __device__ bool operator()(const uchar3& a, const uchar3& b) const {
-    return a.x + a.y + a.z < b.x + b.y + b.z;
-  }
-};
-struct by_height {
-  __host__ __device__ bool operator()(const record& a, const record& b) const { return a.height < b.height; }
-};
-
-template <class T, class Comp, class Make>
-void check_extremes_of_structs(Comp comp, Make make) {
-  for (std::size_t n : kSizes) {
-    for (int offset : {0, 1}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", offset " + std::to_string(offset));
-      std::mt19937_64 rng(n + offset);
-      std::vector<T> h(n + 1);
-      for (std::size_t i = 0; i < h.size(); ++i) h[i] = make(int(rng() % 1000), int(i));
-      const auto d = to_device(h);
-      const auto b = d.begin() + offset, e = b + n;
-      const auto hb = h.begin() + offset, he = h.begin() + offset + n;
-      EXPECT_EQ(cascade::min_element(cascade::cuda, b, e, comp) - b, std::min_element(hb, he, comp) - hb);
-      EXPECT_EQ(cascade::max_element(cascade::cuda, b, e, comp) - b, std::max_element(hb, he, comp) - hb);
-      const auto got = cascade::minmax_element(cascade::cuda, b, e, comp);
-      const auto want = std::minmax_element(hb, he, comp);
-      EXPECT_EQ(got.first - b, want.first - hb);
-      EXPECT_EQ(got.second - b, want.second - hb);
-    }
-  }
-}
-
 TEST_F(Idioms, ExtremesOfStructsByOneField) {
-  check_extremes_of_structs<uchar3>(by_brightness{}, [](int key, int i) {
-    return make_uchar3(key % 256, (key / 4) % 256, i % 2);
-  });
-  check_extremes_of_structs<float3>(by_float3_z{}, [](int key, int i) { return make_float3(i, -i, key); });
-  check_extremes_of_structs<particle>(by_z{}, [](int key, int i) {
-    return particle{float(i), -float(i), float(key), i};
-  });
-  check_extremes_of_structs<record>(by_height{}, [](int key, int i) {
-    return record{double(i), {i, -i, 3ll * i}, key, 0};
-  });
+  on_both_streams([](const auto& side) { check_extremes_of_structs(side); });
 }
-
-// ---------------------------------------------------------------------------
-// Scans of zipped values: a running (count, sum) pair, and an exclusive
-// transform scan of structs.
-// ---------------------------------------------------------------------------
-struct count_and_sum {
-  __host__ __device__ thrust::tuple<int, long long> operator()(int x) const { return {1, x}; }
-};
-
 TEST_F(Idioms, ScansOfPairsAndStructs) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 1001, n + 5);
-    const auto d = to_device(h);
-    thrust::device_vector<int> counts(n);
-    thrust::device_vector<long long> sums(n);
-    poison(counts), poison(sums);
-    const auto out = thrust::make_zip_iterator(counts.begin(), sums.begin());
-    const auto end = cascade::transform_inclusive_scan(cascade::cuda, d.begin(), d.end(), out, add_pairs{},
-                                                       count_and_sum{});
-    EXPECT_EQ(std::size_t(end - out), n);
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    std::vector<int> want_counts(n);
-    std::vector<long long> want_sums(n);
-    long long s = 0;
-    for (std::size_t i = 0; i < n; ++i) want_counts[i] = int(i + 1), want_sums[i] = s += h[i];
-    EXPECT_EQ(to_host(counts), want_counts);
-    EXPECT_EQ(to_host(sums), want_sums);
-
-    thrust::device_vector<stats> running(n);
-    poison(running);
-    const stats init{0, 0, 0, 1 << 30, -(1 << 30)};
-    cascade::transform_exclusive_scan(cascade::cuda, d.begin(), d.end(), running.begin(), init, merge_stats{},
-                                      to_stats{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    std::vector<stats> want(n);
-    std::transform_exclusive_scan(h.begin(), h.end(), want.begin(), init, merge_stats{}, to_stats{});
-    EXPECT_TRUE(to_host(running) == want);
-  }
+  on_both_streams([](const auto& side) { check_scans_of_pairs_and_structs(side); });
 }
-
-// ---------------------------------------------------------------------------
-// Thrust's functors where cascade's examples use cuda::std's.
-// ---------------------------------------------------------------------------
 TEST_F(Idioms, ThrustFunctors) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 2001, n + 6);
-    const auto hk = run_keys(n, 20, n + 7);
-    const auto d = to_device(h), dk = to_device(hk);
-    EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), -5000, thrust::maximum<int>()),
-              std::max(-5000, *std::max_element(h.begin(), h.end())));
-    EXPECT_EQ(cascade::max_element(cascade::cuda, d.begin(), d.end(), thrust::greater<int>()) - d.begin(),
-              std::max_element(h.begin(), h.end(), std::greater<int>()) - h.begin());
-    // Exclusive running maxima by key, and the minimum of fixed segments of 33.
-    std::vector<int> want_scan(n), want_mins;
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool head = i == 0 || hk[i] != hk[i - 1];
-      want_scan[i] = head ? -7000 : std::max(want_scan[i - 1], h[i - 1]);
-    }
-    for (std::size_t i = 0; i < n; i += 33) {
-      want_mins.push_back(std::min(0, *std::min_element(h.begin() + i, h.begin() + std::min(n, i + 33))));
-    }
-    thrust::device_vector<int> out(n), mins(want_mins.size());
-    poison(out), poison(mins);
-    cascade::exclusive_scan_by_key(cascade::cuda, dk.begin(), dk.end(), d.begin(), out.begin(), -7000,
-                                   thrust::equal_to<int>(), thrust::maximum<int>());
-    cascade::segmented_reduce(cascade::cuda, d.begin(), d.end(), 33, mins.begin(), 0, thrust::minimum<int>());
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(out), want_scan);
-    EXPECT_EQ(to_host(mins), want_mins);
-  }
+  on_both_streams([](const auto& side) { check_thrust_functors(side); });
+}
+TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
+  on_both_streams([](const auto& side) { check_reversed_gathered_and_transformed(side); });
 }
 
 // ---------------------------------------------------------------------------
@@ -507,99 +174,6 @@ void check_device_lambdas() {
   }
 }
 TEST_F(Idioms, DeviceLambdasEverywhere) { check_device_lambdas(); }
-
-// ---------------------------------------------------------------------------
-// Reverse, permutation and transform-output iterators: suffix sums (in place
-// too), gathers, and outputs converted on the way out.
-// ---------------------------------------------------------------------------
-struct twice {
-  __host__ __device__ long long operator()(long long x) const { return 2 * x; }
-};
-
-TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 2001, n + 10);
-    const auto hk = run_keys(n, 20, n + 11);
-    std::vector<int> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), std::mt19937_64(n + 12));
-    const auto d = to_device(h), dk = to_device(hk), d_order = to_device(order);
-    std::vector<int> r(h.rbegin(), h.rend()), gathered(n);  // the input reversed, and gathered by order
-    for (std::size_t i = 0; i < n; ++i) gathered[i] = h[order[i]];
-
-    // Suffix sums: a scan from the back, then again in place.
-    thrust::device_vector<int> out(n);
-    poison(out);
-    cascade::inclusive_scan(cascade::cuda, d.rbegin(), d.rend(), out.rbegin());
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    std::vector<int> want(n);
-    std::inclusive_scan(h.rbegin(), h.rend(), want.rbegin());
-    EXPECT_EQ(to_host(out), want);
-    cascade::exclusive_scan(cascade::cuda, out.rbegin(), out.rend(), out.rbegin(), 5);
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    std::exclusive_scan(want.rbegin(), want.rend(), want.rbegin(), 5);
-    EXPECT_EQ(to_host(out), want);
-    // The first smallest from the back: the last smallest from the front.
-    EXPECT_EQ(cascade::min_element(cascade::cuda, d.rbegin(), d.rend()) - d.rbegin(),
-              std::min_element(r.begin(), r.end()) - r.begin());
-    EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.rbegin(), d.rend(), d.begin(), 0ll),
-              std::transform_reduce(r.begin(), r.end(), h.begin(), 0ll));
-
-    // Gathers: values[order[i]].
-    const auto perm = thrust::make_permutation_iterator(d.begin(), d_order.begin());
-    EXPECT_EQ(cascade::reduce(cascade::cuda, perm, perm + n, 0ll), std::accumulate(h.begin(), h.end(), 0ll));
-    thrust::device_vector<long long> wide_out(n);
-    poison(wide_out);
-    // Scans through a transform_output_iterator: doubled on the way out.
-    const auto doubled = thrust::make_transform_output_iterator(wide_out.begin(), twice{});
-    cascade::inclusive_scan(cascade::cuda, perm, perm + n, doubled);
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    std::vector<long long> want_wide(n);
-    long long prefix = 0;
-    for (std::size_t i = 0; i < n; ++i) want_wide[i] = 2 * (prefix += gathered[i]);
-    EXPECT_EQ(to_host(wide_out), want_wide);
-
-    // Keyed and segmented over the gathered values, outputs from the back.
-    std::vector<int> want_keys;
-    std::vector<long long> want_sums, want_seg_scan(n);
-    std::vector<long long> offsets;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || hk[i] != hk[i - 1]) {
-        want_keys.push_back(hk[i]), want_sums.push_back(0), offsets.push_back((long long)i);
-      }
-      want_seg_scan[i] = want_sums.back() += gathered[i];
-    }
-    offsets.push_back((long long)n);
-    const std::size_t runs = want_keys.size();
-    thrust::device_vector<int> keys_out(n);
-    poison(keys_out), poison(wide_out);
-    const auto ends = cascade::reduce_by_key(cascade::cuda, dk.begin(), dk.end(), perm, keys_out.rbegin(),
-                                             wide_out.rbegin(), cuda::std::equal_to<>{}, cuda::std::plus<long long>{});
-    ASSERT_EQ(std::size_t(ends.first - keys_out.rbegin()), runs);
-    auto got_keys = to_host(keys_out);
-    auto got_sums = to_host(wide_out);
-    EXPECT_EQ(std::vector<int>(got_keys.rbegin(), got_keys.rbegin() + runs), want_keys);
-    EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
-    const auto d_offsets = to_device(offsets);
-    poison(wide_out);
-    cascade::segmented_reduce(cascade::cuda, perm, d_offsets.begin(), d_offsets.end(), wide_out.rbegin(), 0ll,
-                              cuda::std::plus<>{});
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    got_sums = to_host(wide_out);
-    EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
-    poison(wide_out);
-    cascade::segmented_inclusive_scan(cascade::cuda, perm, d_offsets.begin(), d_offsets.end(),
-                                      thrust::make_transform_output_iterator(wide_out.begin(), twice{}));
-    cascade::inclusive_scan_by_key(cascade::cuda, dk.rbegin(), dk.rend(), d.rbegin(), out.rbegin());
-    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    for (auto& x : want_seg_scan) x *= 2;
-    EXPECT_EQ(to_host(wide_out), want_seg_scan);
-    std::vector<int> want_by_key(n);  // runs scanned from the back
-    for (std::size_t j = n; j-- > 0;) want_by_key[j] = h[j] + (j + 1 < n && hk[j + 1] == hk[j] ? want_by_key[j + 1] : 0);
-    EXPECT_EQ(to_host(out), want_by_key);
-  }
-}
 
 }  // namespace
 }  // namespace cascade_test

@@ -1,0 +1,52 @@
+// Thrust users' idioms (tests/idioms.cuh) on the host policies, cascade::seq
+// and cascade::par, over std::vector and Thrust's iterators on the host.
+
+#include <cuda/std/version>  // CCCL's configuration: _CCCL_SUPPRESS_DEPRECATED_PUSH
+
+// Thrust's functors are deprecated in CCCL 3.6 and still accepted (see
+// gpu/idioms_test.cu).
+_CCCL_SUPPRESS_DEPRECATED_PUSH
+
+#include "../idioms.cuh"
+
+namespace cascade_test {
+namespace {
+
+using namespace idioms;
+
+// Data in std::vectors: put and get copy, poison fills with the poison's bytes.
+template <class Policy>
+struct host_side {
+  Policy policy;
+  template <class T>
+  using vector = std::vector<T>;
+  template <class T>
+  vector<T> put(const std::vector<T>& h) const { return h; }
+  template <class T>
+  std::vector<T> get(const vector<T>& v) const { return v; }
+  template <class T>
+  void poison(vector<T>& v) const { std::fill(v.begin(), v.end(), poison_value<T>()); }
+  void sync() const {}
+};
+
+template <class Policy>
+class HostIdioms : public ::testing::Test {
+ protected:
+  const host_side<Policy> side{};
+};
+using policies = ::testing::Types<cascade::sequenced_policy, cascade::parallel_policy>;
+TYPED_TEST_SUITE(HostIdioms, policies);
+
+TYPED_TEST(HostIdioms, SummaryStatisticsOfAStructAccumulator) { check_summary_statistics(this->side); }
+TYPED_TEST(HostIdioms, RowSumsWithDiscardedKeys) { check_row_sums(this->side); }
+TYPED_TEST(HostIdioms, ZippedKeysAndValues) { check_zipped_keys_and_values(this->side); }
+TYPED_TEST(HostIdioms, KeyPredicateGroupsUnequalKeys) { check_key_predicate(this->side); }
+TYPED_TEST(HostIdioms, ExtremesOfStructsByOneField) { check_extremes_of_structs(this->side); }
+TYPED_TEST(HostIdioms, ScansOfPairsAndStructs) { check_scans_of_pairs_and_structs(this->side); }
+TYPED_TEST(HostIdioms, ThrustFunctors) { check_thrust_functors(this->side); }
+TYPED_TEST(HostIdioms, ReversedGatheredAndTransformedOutputs) { check_reversed_gathered_and_transformed(this->side); }
+
+}  // namespace
+}  // namespace cascade_test
+
+_CCCL_SUPPRESS_DEPRECATED_POP
