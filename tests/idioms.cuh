@@ -4,7 +4,8 @@
 // with the keys discarded, keys and values zipped from several arrays (keyed,
 // by offsets), a key predicate that groups unequal keys, the extremes of
 // structs by one field (ties included), scans of zipped values, Thrust's
-// functors, and reverse, permutation and transform-output iterators.
+// functors, reverse, permutation and transform-output iterators, complex
+// values, a bool accumulator, and sums wider than their items.
 // References: the standard library on host copies, outputs poisoned first;
 // integer data, so that every association gives the same answer.
 //
@@ -15,6 +16,7 @@
 
 #include "common.cuh"
 
+#include <thrust/complex.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -505,6 +507,71 @@ void check_reversed_gathered_and_transformed(const Side& side) {
     std::vector<int> want_by_key(n);  // runs scanned from the back
     for (std::size_t j = n; j-- > 0;) want_by_key[j] = h[j] + (j + 1 < n && hk[j + 1] == hk[j] ? want_by_key[j + 1] : 0);
     EXPECT_EQ(side.get(out), want_by_key);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// thrust::complex values, a bool accumulator (all_of by transform_reduce),
+// a count by transform_reduce, and offsets accumulated wider than the counts
+// (exclusive_scan into long long from int counts, init 0ll: past 2^31).
+// ---------------------------------------------------------------------------
+struct is_positive {
+  __host__ __device__ bool operator()(int x) const { return x > 0; }
+};
+struct is_negative_count {
+  __host__ __device__ long long operator()(int x) const { return x < 0; }
+};
+struct above_minus_1000 {
+  __host__ __device__ bool operator()(int x) const { return x > -1000; }
+};
+struct gaussian_integer {
+  __host__ __device__ thrust::complex<double> operator()(int x) const { return {double(x % 7), double(x / 7 % 5)}; }
+};
+struct unit_root {  // 1, i, -1, -i: products stay exact
+  __host__ __device__ thrust::complex<double> operator()(int x) const {
+    const int k = (x % 4 + 4) % 4;
+    return {k == 0 ? 1.0 : k == 2 ? -1.0 : 0.0, k == 1 ? 1.0 : k == 3 ? -1.0 : 0.0};
+  }
+};
+
+template <class Side>
+void check_complex_bool_and_wider_sums(const Side& side) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto h = random_ints(n, 1999, n + 13);
+    const auto d = side.put(h);
+    EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), true, cuda::std::logical_and<>{}, is_positive{}),
+              std::all_of(h.begin(), h.end(), is_positive{}));
+    EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), true, cuda::std::logical_and<>{},
+                                        above_minus_1000{}),
+              std::all_of(h.begin(), h.end(), above_minus_1000{}));
+    EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), 0ll, cuda::std::plus<>{}, is_negative_count{}),
+              std::count_if(h.begin(), h.end(), [](int x) { return x < 0; }));
+
+    std::vector<thrust::complex<double>> hc(n), want_scan(n);
+    std::transform(h.begin(), h.end(), hc.begin(), gaussian_integer{});
+    std::inclusive_scan(hc.begin(), hc.end(), want_scan.begin());
+    const auto dc = side.put(hc);
+    vector_of<Side, thrust::complex<double>> out(n);
+    side.poison(out);
+    cascade::inclusive_scan(side.policy, dc.begin(), dc.end(), out.begin());
+    EXPECT_TRUE(side.get(out) == want_scan);
+    thrust::complex<double> want_product = 1;
+    for (int x : h) want_product *= unit_root{}(x);
+    const auto roots = thrust::make_transform_iterator(d.begin(), unit_root{});
+    EXPECT_EQ(cascade::reduce(side.policy, roots, roots + n, thrust::complex<double>(1), cuda::std::multiplies<>{}),
+              want_product);
+
+    // Counts of up to 2^20 each: their sum passes 2^31 from about 4000 items.
+    std::vector<int> counts(n);
+    for (std::size_t i = 0; i < n; ++i) counts[i] = (h[i] + 1000) * 1000;
+    std::vector<long long> want_offsets(n);
+    std::exclusive_scan(counts.begin(), counts.end(), want_offsets.begin(), 0ll);
+    const auto d_counts = side.put(counts);
+    vector_of<Side, long long> offsets(n);
+    side.poison(offsets);
+    cascade::exclusive_scan(side.policy, d_counts.begin(), d_counts.end(), offsets.begin(), 0ll);
+    EXPECT_EQ(side.get(offsets), want_offsets);
   }
 }
 

@@ -15,6 +15,8 @@ _CCCL_SUPPRESS_DEPRECATED_PUSH
 
 #include <thrust/device_vector.h>
 
+#include <cuda/functional>
+
 namespace cascade_test {
 namespace {
 
@@ -78,6 +80,9 @@ TEST_F(Idioms, ThrustFunctors) {
 TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
   on_both_streams([](const auto& side) { check_reversed_gathered_and_transformed(side); });
 }
+TEST_F(Idioms, ComplexBoolAndWiderSums) {
+  on_both_streams([](const auto& side) { check_complex_bool_and_wider_sums(side); });
+}
 
 // ---------------------------------------------------------------------------
 // Extended __device__ lambdas, capturing, as operators of every GPU entry
@@ -112,6 +117,10 @@ void check_device_lambdas() {
     const auto wide = thrust::make_transform_iterator(d.begin(), widen{});
     EXPECT_EQ(cascade::reduce(cascade::cuda, wide, wide + n, 0ll, plus_w), want / w);
     EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), 0ll, plus_w, times_w), want);
+    // The other way CCCL offers to name a device lambda's result.
+    EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), 0ll, plus_w,
+                                        cuda::proclaim_return_type<long long>([w] __device__(int x) { return 1ll * x * w; })),
+              want);
     EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin(), d.end(), d.begin(), 0ll, plus_w, dot_w), want_dot);
     // Two arrays that do not share their alignment: each item from its position.
     EXPECT_EQ(cascade::transform_reduce(cascade::cuda, d.begin() + 1, d.end(), d.begin(), 0ll, plus_w, dot_w),

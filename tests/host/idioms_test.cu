@@ -45,6 +45,7 @@ TYPED_TEST(HostIdioms, ExtremesOfStructsByOneField) { check_extremes_of_structs(
 TYPED_TEST(HostIdioms, ScansOfPairsAndStructs) { check_scans_of_pairs_and_structs(this->side); }
 TYPED_TEST(HostIdioms, ThrustFunctors) { check_thrust_functors(this->side); }
 TYPED_TEST(HostIdioms, ReversedGatheredAndTransformedOutputs) { check_reversed_gathered_and_transformed(this->side); }
+TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
 
 }  // namespace
 }  // namespace cascade_test
