@@ -339,25 +339,34 @@ TEST_F(Robustness, ThreadsSharingAStream) {
   CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
-// Threads on the default stream (one workspace per thread) and on streams of
-// their own.
+// Threads on the default stream, the legacy and the per-thread default
+// streams named as such (one handle for many threads: one workspace per
+// thread), and on streams of their own; a reduce and a stream-ordered scan.
 TEST_F(Robustness, ThreadsOnDefaultAndOwnStreams) {
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < 6; ++t) {
+  for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       try {
         cudaStream_t own = nullptr;
-        if (t % 2 == 1 && cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking) != cudaSuccess) ++failures;
+        if (t % 4 == 1 && cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking) != cudaSuccess) ++failures;
+        if (t % 4 == 2) own = cudaStreamPerThread;
+        if (t % 4 == 3) own = cudaStreamLegacy;
         for (int i = 0; i < 10; ++i) {
           const std::vector<int> h = small_ints(100'000 + 4099 * i, 700 + 31 * t + i);
           thrust::device_vector<int> d(h.begin(), h.end());
+          thrust::device_vector<int> out(h.size());
           if (cascade::reduce(cascade::cuda.on(own), d.begin(), d.end(), 0ll) !=
               std::accumulate(h.begin(), h.end(), 0ll)) {
             ++failures;
           }
+          cascade::inclusive_scan(cascade::cuda.on(own), d.begin(), d.end(), out.begin());
+          if (cudaStreamSynchronize(own) != cudaSuccess) ++failures;
+          std::vector<int> got(h.size());
+          thrust::copy(out.begin(), out.end(), got.begin());
+          if (got != inclusive(h)) ++failures;
         }
-        if (own != nullptr) (void)cudaStreamDestroy(own);
+        if (t % 4 == 1) (void)cudaStreamDestroy(own);
       } catch (const std::exception&) {
         ++failures;
       }
