@@ -15,6 +15,7 @@
 //   side.get(vector) -> std::vector; side.poison(vector); side.sync()
 
 #include "common.cuh"
+#include "segmented_reference.cuh"
 
 #include <thrust/complex.h>
 #include <thrust/functional.h>
@@ -58,6 +59,17 @@ inline std::vector<int> run_keys(std::size_t n, int max_run, std::uint64_t seed)
 
 // Capped by CASCADE_TEST_MAX_SIZE (common.cuh), for the sanitizers.
 inline const std::vector<std::int64_t> kSizes = capped({1, 2, 999, 65537, (1 << 20) + 3, (1 << 23) + 5});
+
+// check(n, h, d) for each size n, h random ints of magnitude below `below`
+// on the host and d the same on the side.
+template <class Side, class Check>
+void for_each_size(const Side& side, int below, std::uint64_t seed, Check check) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto h = random_ints(n, below, n + seed);
+    check(n, h, side.put(h));
+  }
+}
 
 // ---------------------------------------------------------------------------
 // Thrust's summary_statistics: one pass, a 40-byte accumulator.
@@ -209,12 +221,7 @@ void check_zipped_keys_and_values(const Side& side) {
 
     // The same runs as CSR offsets: segmented_reduce and the segmented scan
     // over the zipped values.
-    std::vector<long long> offsets;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || runs[i] != runs[i - 1]) offsets.push_back((long long)i);
-    }
-    offsets.push_back((long long)n);
-    const auto d_offsets = side.put(offsets);
+    const auto d_offsets = side.put(run_offsets(runs));
     side.poison(ox), side.poison(oy);
     cascade::segmented_reduce(side.policy, values, d_offsets.begin(), d_offsets.end(),
                               thrust::make_zip_iterator(ox.begin(), oy.begin()),
@@ -351,10 +358,7 @@ struct count_and_sum {
 
 template <class Side>
 void check_scans_of_pairs_and_structs(const Side& side) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 1001, n + 5);
-    const auto d = side.put(h);
+  for_each_size(side, 1001, 5, [&](std::size_t n, const std::vector<int>& h, const auto& d) {
     vector_of<Side, int> counts(n);
     vector_of<Side, long long> sums(n);
     side.poison(counts), side.poison(sums);
@@ -379,7 +383,7 @@ void check_scans_of_pairs_and_structs(const Side& side) {
     std::vector<stats> want(n);
     std::transform_exclusive_scan(h.begin(), h.end(), want.begin(), init, merge_stats{}, to_stats{});
     EXPECT_TRUE(side.get(running) == want);
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -387,11 +391,9 @@ void check_scans_of_pairs_and_structs(const Side& side) {
 // ---------------------------------------------------------------------------
 template <class Side>
 void check_thrust_functors(const Side& side) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 2001, n + 6);
+  for_each_size(side, 2001, 6, [&](std::size_t n, const std::vector<int>& h, const auto& d) {
     const auto hk = run_keys(n, 20, n + 7);
-    const auto d = side.put(h), dk = side.put(hk);
+    const auto dk = side.put(hk);
     EXPECT_EQ(cascade::reduce(side.policy, d.begin(), d.end(), -5000, thrust::maximum<int>()),
               std::max(-5000, *std::max_element(h.begin(), h.end())));
     EXPECT_EQ(cascade::max_element(side.policy, d.begin(), d.end(), thrust::greater<int>()) - d.begin(),
@@ -413,7 +415,7 @@ void check_thrust_functors(const Side& side) {
     side.sync();
     EXPECT_EQ(side.get(out), want_scan);
     EXPECT_EQ(side.get(mins), want_mins);
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -472,14 +474,10 @@ void check_reversed_gathered_and_transformed(const Side& side) {
     // Keyed and segmented over the gathered values, outputs from the back.
     std::vector<int> want_keys;
     std::vector<long long> want_sums, want_seg_scan(n);
-    std::vector<long long> offsets;
     for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || hk[i] != hk[i - 1]) {
-        want_keys.push_back(hk[i]), want_sums.push_back(0), offsets.push_back((long long)i);
-      }
+      if (i == 0 || hk[i] != hk[i - 1]) want_keys.push_back(hk[i]), want_sums.push_back(0);
       want_seg_scan[i] = want_sums.back() += gathered[i];
     }
-    offsets.push_back((long long)n);
     const std::size_t runs = want_keys.size();
     vector_of<Side, int> keys_out(n);
     side.poison(keys_out), side.poison(wide_out);
@@ -490,7 +488,7 @@ void check_reversed_gathered_and_transformed(const Side& side) {
     auto got_sums = side.get(wide_out);
     EXPECT_EQ(std::vector<int>(got_keys.rbegin(), got_keys.rbegin() + runs), want_keys);
     EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
-    const auto d_offsets = side.put(offsets);
+    const auto d_offsets = side.put(run_offsets(hk));
     side.poison(wide_out);
     cascade::segmented_reduce(side.policy, perm, d_offsets.begin(), d_offsets.end(), wide_out.rbegin(), 0ll,
                               cuda::std::plus<>{});
@@ -536,10 +534,7 @@ struct unit_root {  // 1, i, -1, -i: products stay exact
 
 template <class Side>
 void check_complex_bool_and_wider_sums(const Side& side) {
-  for (std::size_t n : kSizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto h = random_ints(n, 1999, n + 13);
-    const auto d = side.put(h);
+  for_each_size(side, 1999, 13, [&](std::size_t n, const std::vector<int>& h, const auto& d) {
     EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), true, cuda::std::logical_and<>{}, is_positive{}),
               std::all_of(h.begin(), h.end(), is_positive{}));
     EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), true, cuda::std::logical_and<>{},
@@ -572,7 +567,7 @@ void check_complex_bool_and_wider_sums(const Side& side) {
     side.poison(offsets);
     cascade::exclusive_scan(side.policy, d_counts.begin(), d_counts.end(), offsets.begin(), 0ll);
     EXPECT_EQ(side.get(offsets), want_offsets);
-  }
+  });
 }
 
 }  // namespace cascade_test::idioms

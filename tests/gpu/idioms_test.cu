@@ -164,12 +164,7 @@ void check_device_lambdas() {
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
     EXPECT_EQ(to_host(out), want_by_key);
     // The runs as offsets: the segmented reduce and scan.
-    std::vector<long long> offsets;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || hk[i] != hk[i - 1]) offsets.push_back((long long)i);
-    }
-    offsets.push_back((long long)n);
-    const auto d_offsets = to_device(offsets);
+    const auto d_offsets = to_device(run_offsets(hk));
     poison(sums);
     cascade::segmented_reduce(cascade::cuda, wide, d_offsets.begin(), d_offsets.end(), sums.begin(), 0ll, plus_w);
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
