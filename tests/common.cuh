@@ -115,7 +115,7 @@ inline constexpr unsigned char kPoison = 0xA5;
 template <class T>
 T poison_value() {
   T v;
-  std::memset(&v, kPoison, sizeof(T));
+  std::memset(static_cast<void*>(&v), kPoison, sizeof(T));  // (a class with private members too)
   return v;
 }
 

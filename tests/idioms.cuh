@@ -5,7 +5,8 @@
 // by offsets), a key predicate that groups unequal keys, the extremes of
 // structs by one field (ties included), scans of zipped values, Thrust's
 // functors, reverse, permutation and transform-output iterators, complex
-// values, a bool accumulator, and sums wider than their items.
+// values, a bool accumulator, sums wider than their items, and counts and
+// ranks by key from constant and counting iterators.
 // References: the standard library on host copies, outputs poisoned first;
 // integer data, so that every association gives the same answer.
 //
@@ -19,6 +20,7 @@
 
 #include <thrust/complex.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
@@ -568,6 +570,56 @@ void check_complex_bool_and_wider_sums(const Side& side) {
     cascade::exclusive_scan(side.policy, d_counts.begin(), d_counts.end(), offsets.begin(), 0ll);
     EXPECT_EQ(side.get(offsets), want_offsets);
   });
+}
+
+// ---------------------------------------------------------------------------
+// Counts and ranks by key from computed values: the size of each run of keys
+// (reduce_by_key over a constant_iterator), each item's rank in its run
+// (exclusive_scan_by_key of ones), and sums of positions by keys and by
+// offsets (counting_iterator values: no allocation to size a grid by).
+// ---------------------------------------------------------------------------
+template <class Side>
+void check_counts_and_ranks_by_key(const Side& side) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto hk = run_keys(n, 30, n + 14);
+    const auto dk = side.put(hk);
+    const auto offsets = run_offsets(hk);
+    const std::size_t runs = offsets.size() - 1;
+    std::vector<int> want_counts(runs), want_rank(n), want_rank_from_1(n);
+    std::vector<long long> want_position_sums(runs), want_position_scan(n);
+    for (std::size_t r = 0; r < runs; ++r) {
+      want_counts[r] = int(offsets[r + 1] - offsets[r]);
+      for (auto i = offsets[r]; i < offsets[r + 1]; ++i) {
+        want_rank[i] = int(i - offsets[r]);
+        want_rank_from_1[i] = want_rank[i] + 1;
+        want_position_scan[i] = want_position_sums[r] += i;
+      }
+    }
+    const thrust::constant_iterator<int> ones(1);
+    const thrust::counting_iterator<long long> positions(0);
+    vector_of<Side, int> keys_out(n), counts(n), rank(n);
+    side.poison(keys_out), side.poison(counts), side.poison(rank);
+    const auto ends = cascade::reduce_by_key(side.policy, dk.begin(), dk.end(), ones, keys_out.begin(), counts.begin());
+    ASSERT_EQ(std::size_t(ends.second - counts.begin()), runs);
+    auto got_counts = side.get(counts);
+    got_counts.resize(runs);
+    EXPECT_EQ(got_counts, want_counts);
+    cascade::exclusive_scan_by_key(side.policy, dk.begin(), dk.end(), ones, rank.begin());
+    EXPECT_EQ(side.get(rank), want_rank);
+    side.poison(rank);
+    const auto d_offsets = side.put(offsets);
+    cascade::segmented_inclusive_scan(side.policy, ones, d_offsets.begin(), d_offsets.end(), rank.begin());
+    EXPECT_EQ(side.get(rank), want_rank_from_1);
+
+    vector_of<Side, long long> sums(runs), scan(n);
+    side.poison(sums), side.poison(scan);
+    cascade::inclusive_scan_by_key(side.policy, dk.begin(), dk.end(), positions, scan.begin());
+    cascade::segmented_reduce(side.policy, positions, d_offsets.begin(), d_offsets.end(), sums.begin(), 0ll,
+                              cuda::std::plus<>{});
+    EXPECT_EQ(side.get(scan), want_position_scan);
+    EXPECT_EQ(side.get(sums), want_position_sums);
+  }
 }
 
 }  // namespace cascade_test::idioms

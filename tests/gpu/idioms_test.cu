@@ -4,8 +4,8 @@
 
 #include <cuda/std/version>  // CCCL's configuration: _CCCL_SUPPRESS_DEPRECATED_PUSH
 
-// Thrust's functors (thrust::maximum, ...) are deprecated in CCCL 3.6 and still
-// accepted: the tests pass them as users' code does. The library's templates
+// Thrust's functors (thrust::maximum, ...) and constant_iterator are deprecated
+// in CCCL 3.6 and still accepted: the tests pass them as users' code does. The library's templates
 // that they instantiate are inside the region too (the warning points at them).
 _CCCL_SUPPRESS_DEPRECATED_PUSH
 
@@ -82,6 +82,9 @@ TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
 }
 TEST_F(Idioms, ComplexBoolAndWiderSums) {
   on_both_streams([](const auto& side) { check_complex_bool_and_wider_sums(side); });
+}
+TEST_F(Idioms, CountsAndRanksByKey) {
+  on_both_streams([](const auto& side) { check_counts_and_ranks_by_key(side); });
 }
 
 // ---------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 
 #include <cuda/std/version>  // CCCL's configuration: _CCCL_SUPPRESS_DEPRECATED_PUSH
 
-// Thrust's functors are deprecated in CCCL 3.6 and still accepted (see
-// gpu/idioms_test.cu).
+// Thrust's functors and constant_iterator are deprecated in CCCL 3.6 and still
+// accepted (see gpu/idioms_test.cu).
 _CCCL_SUPPRESS_DEPRECATED_PUSH
 
 #include "../idioms.cuh"
@@ -46,6 +46,7 @@ TYPED_TEST(HostIdioms, ScansOfPairsAndStructs) { check_scans_of_pairs_and_struct
 TYPED_TEST(HostIdioms, ThrustFunctors) { check_thrust_functors(this->side); }
 TYPED_TEST(HostIdioms, ReversedGatheredAndTransformedOutputs) { check_reversed_gathered_and_transformed(this->side); }
 TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
+TYPED_TEST(HostIdioms, CountsAndRanksByKey) { check_counts_and_ranks_by_key(this->side); }
 
 }  // namespace
 }  // namespace cascade_test
