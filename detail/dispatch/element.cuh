@@ -11,6 +11,7 @@
 #include <cascade/detail/util/indexed_transform.cuh>
 #include <cascade/detail/util/iterator.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -69,6 +70,7 @@ offset_t select_element_position(const Policy& policy, It first, offset_t n, Com
     none.index = candidate<T>::none;
     return position_of<Comp, It>{first}(host_reduce(policy, items, items + n, none, op));
   } else {
+    require_gpu_value<T>();
     check_device_accessible(first, name, "the input range");
     using raw_t = unwrapped_t<It>;
     const raw_t x = unwrap(first);
@@ -93,11 +95,21 @@ offset_t select_element_position(const Policy& policy, It first, offset_t n, Com
   }
 }
 
+// The host policies over items that are not default constructible (the
+// candidates hold a value: element_order.cuh) run std's own loop, on one
+// thread: the same answer by definition.
+template <class Policy, class It>
+constexpr bool runs_std_loop_v = is_host_policy_v<Policy> && !std::is_default_constructible_v<value_t<It>>;
+
 template <bool Max, class Policy, class It, class Comp>
 It select_element(const Policy& policy, It first, It last, Comp comp, const char* name) {
   const offset_t n = checked_distance(first, last, name);
-  if (n == 0) return last;
-  return first + select_element_position<Max>(policy, first, n, comp, name);
+  if constexpr (runs_std_loop_v<Policy, It>) {
+    return Max ? std::max_element(first, last, comp) : std::min_element(first, last, comp);
+  } else {
+    if (n == 0) return last;
+    return first + select_element_position<Max>(policy, first, n, comp, name);
+  }
 }
 
 // minmax_element's reduce on the GPU: whole pairs, read as pairs where the
@@ -130,22 +142,27 @@ template <class Policy, class It, class Comp>
 std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp comp) {
   constexpr const char* name = "cascade::minmax_element";
   const offset_t n = checked_distance(first, last, name);
-  if (n == 0) return {last, last};
-  if (n == 1) return {first, first};
-  using T = value_t<It>;
-  minmax_positions p;
-  if constexpr (is_host_policy_v<Policy>) {
-    const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, comp}, 0);
-    p = resolve_minmax<Comp, It>{first, n, comp}(
-        host_reduce(policy, items, items + n / 2, empty_minmax<T>(), combine_minmax<Comp>{comp}));
+  if constexpr (runs_std_loop_v<Policy, It>) {
+    return std::minmax_element(first, last, comp);
   } else {
-    check_device_accessible(first, name, "the input range");
-    p = cuda_minmax_positions<true>(policy, unwrap(first), n, comp, name);
-    if constexpr (nan_aware_v<Comp, T>) {
-      if (p.nan_max) p = cuda_minmax_positions<false>(policy, unwrap(first), n, comp, name);
+    if (n == 0) return {last, last};
+    if (n == 1) return {first, first};
+    using T = value_t<It>;
+    minmax_positions p;
+    if constexpr (is_host_policy_v<Policy>) {
+      const indexed_transform<to_minmax_pair<Comp, It>, false> items({first, comp}, 0);
+      p = resolve_minmax<Comp, It>{first, n, comp}(
+          host_reduce(policy, items, items + n / 2, empty_minmax<T>(), combine_minmax<Comp>{comp}));
+    } else {
+      require_gpu_value<T>();
+      check_device_accessible(first, name, "the input range");
+      p = cuda_minmax_positions<true>(policy, unwrap(first), n, comp, name);
+      if constexpr (nan_aware_v<Comp, T>) {
+        if (p.nan_max) p = cuda_minmax_positions<false>(policy, unwrap(first), n, comp, name);
+      }
     }
+    return {first + p.min, first + p.max};
   }
-  return {first + p.min, first + p.max};
 }
 
 }  // namespace cascade::detail

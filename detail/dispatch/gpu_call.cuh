@@ -18,8 +18,25 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace cascade::detail {
+
+// The values a GPU call carries through registers, shuffles and shared
+// memory (its accumulator; for *_element, the items): trivially copyable,
+// since they move between threads as bytes, and default constructible,
+// since a thread's slots are declared before they are filled (CUB's and
+// Thrust's device algorithms ask the same). Each GPU dispatch checks them
+// first, so that a misuse's first error says what is wrong.
+template <class T>
+constexpr bool require_gpu_value() {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "cascade: on a GPU policy, the values and accumulator must be trivially copyable");
+  static_assert(std::is_default_constructible_v<T>,
+                "cascade: on a GPU policy, the values and accumulator must be default constructible (the host "
+                "policies do not need it)");
+  return true;
+}
 
 class gpu_call {
  public:

@@ -35,6 +35,7 @@ constexpr void require_reduce_strategy() {
 template <class S, class It, class OutIt, class T, class Op>
 void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt result, T init, Op op,
                       const char* name) {
+  require_gpu_value<T>();
   require_reduce_strategy<S>();
   const offset_t n = checked_distance(first, last, name);
   const gpu_call call(policy, name);
@@ -51,6 +52,7 @@ void cuda_reduce_into(const cuda_policy<S>& policy, It first, It last, OutIt res
 
 template <class S, class It, class T, class Op>
 T cuda_reduce(const cuda_policy<S>& policy, It first, It last, T init, Op op) {
+  require_gpu_value<T>();
   require_reduce_strategy<S>();
   constexpr const char* name = "cascade::reduce";
   const offset_t n = checked_distance(first, last, name);

@@ -9,6 +9,7 @@
 #include <cascade/execution.cuh>
 #include <cascade/detail/dispatch/gpu_call.cuh>
 #include <cascade/detail/dispatch/reduce.cuh>
+#include <cascade/detail/dispatch/scan.cuh>
 #include <cascade/detail/host/segmented.cuh>
 #include <cascade/detail/segmented/heads.cuh>
 #include <cascade/detail/segmented/masked_scan.cuh>
@@ -42,7 +43,8 @@ constexpr void require_segmented_strategy() {
 
 template <class S, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
 void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, OutIt out, Pred pred,
-                      Op op, T init, bool exclusive, const char* name) {
+                      Op op, const std::optional<T>& init, const char* name) {
+  require_gpu_value<T>();
   require_segmented_strategy<S>();
   const gpu_call call(policy, name);
   if (n == 0) return;
@@ -51,11 +53,11 @@ void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, Valu
   check_device_accessible(out, name, "the output range");
   const key_heads<unwrapped_t<KeyIt>, Pred> heads{unwrap(keys), n, pred};
   using out_t = unwrapped_t<OutIt>;
-  if (exclusive) {
-    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<true, out_t, T, Op>{unwrap(out), {init, true}, op},
+  if (init) {  // exclusive
+    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<true, out_t, T, Op>{unwrap(out), on_device(init), op},
                               op, policy.stream());
   } else {
-    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<false, out_t, T, Op>{unwrap(out), {init, false}, op},
+    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<false, out_t, T, Op>{unwrap(out), on_device(init), op},
                               op, policy.stream());
   }
 }
@@ -65,6 +67,7 @@ template <class V, class S, class KeyIt, class ValueIt, class KeysOut, class Val
           class Op>
 void cuda_reduce_by_key_into(const cuda_policy<S>& policy, KeyIt keys, offset_t n, ValueIt values, KeysOut keys_out,
                              ValuesOut values_out, CountOut runs_out, Pred pred, Op op, const char* name) {
+  require_gpu_value<V>();
   require_segmented_strategy<S>();
   const gpu_call call(policy, name);
   check_device_accessible(runs_out, name, "the run count");
@@ -217,6 +220,7 @@ void cuda_segment_totals(const cuda_policy<S>& policy, ValueIt values, offset_t 
 template <class S, class ValueIt, class OffsetIt, class OutIt, class T, class Op>
 void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
                            OutIt out, T init, Op op, const char* name) {
+  require_gpu_value<T>();
   require_segmented_strategy<S>();
   const gpu_call call(policy, name);
   if (segments == 0) return;
@@ -262,6 +266,7 @@ void cuda_segmented_reduce(const cuda_policy<S>& policy, ValueIt values, OffsetI
 template <class S, class ValueIt, class OutIt, class T, class Op>
 void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, offset_t n, offset_t size, OutIt out,
                                  T init, Op op, const char* name) {
+  require_gpu_value<T>();
   require_segmented_strategy<S>();
   const gpu_call call(policy, name);
   if (n == 0) return;
@@ -287,7 +292,8 @@ void cuda_segmented_reduce_fixed(const cuda_policy<S>& policy, ValueIt values, o
 // end of that range.
 template <class T, class S, class ValueIt, class OffsetIt, class OutIt, class Op>
 OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt offsets, offset_t segments,
-                          OutIt out, Op op, maybe<T> init, bool exclusive, const char* name) {
+                          OutIt out, Op op, const std::optional<T>& init, bool exclusive, const char* name) {
+  require_gpu_value<T>();
   require_segmented_strategy<S>();
   const gpu_call call(policy, name);
   if (segments == 0) return out;
@@ -305,11 +311,11 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
       using to_t = decltype(to);
       if (exclusive) {
         masked_scan::run<bool, T>(heads, from, extent, max_n,
-                                  masked_scan::scanned_values<true, to_t, T, Op>{to, {init.value, true}, op}, op,
+                                  masked_scan::scanned_values<true, to_t, T, Op>{to, on_device(init), op}, op,
                                   policy.stream());
       } else {
         masked_scan::run<bool, T>(heads, from, extent, max_n,
-                                  masked_scan::scanned_values<false, to_t, T, Op>{to, init, op}, op, policy.stream());
+                                  masked_scan::scanned_values<false, to_t, T, Op>{to, on_device(init), op}, op, policy.stream());
       }
     });
   };

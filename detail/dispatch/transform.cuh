@@ -89,14 +89,14 @@ void transform_reduce_into(const Policy& policy, offset_t n, OutIt result, T ini
 
 // The transform scans: the scan of unary_op(x[i]), in place allowed.
 template <class Policy, class It, class OutIt, class Op, class Unary, class AccT>
-OutIt transform_scan(const Policy& policy, It first, It last, OutIt out, Op op, Unary unary_op, scan_mode<AccT> mode,
-                     const char* name) {
+OutIt transform_scan(const Policy& policy, It first, It last, OutIt out, Op op, Unary unary_op,
+                     const scan_request<AccT>& request, const char* name) {
   const offset_t n = checked_distance(first, last, name);
   if constexpr (!is_host_policy_v<Policy>) {
     if (n > 0) check_device_accessible(first, name, "the input range");
   }
   const auto items = thrust::make_transform_iterator(unwrap(first), unary_op);
-  return scan(policy, items, items + n, out, op, mode, name);
+  return scan(policy, items, items + n, out, op, request, name);
 }
 
 }  // namespace cascade::detail

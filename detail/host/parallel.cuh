@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #ifdef _OPENMP
@@ -59,27 +60,32 @@ T parallel_fold(It first, std::int64_t n, T init, Op op) {
   return init;
 }
 
-// Scans [first, first + n) into out; exclusive when `exclusive` (then has_init holds).
+// Scans [first, first + n) into out, seeded with init where there is one;
+// exclusive when `exclusive` (then there is one). No value of T is made
+// from nothing (T need not be default constructible).
 template <class It, class OutIt, class T, class Op>
-OutIt parallel_scan(It first, std::int64_t n, OutIt out, Op op, T init, bool has_init, bool exclusive) {
+OutIt parallel_scan(It first, std::int64_t n, OutIt out, Op op, const std::optional<T>& init, bool exclusive) {
   const chunking plan{n, thread_count(n)};
-  auto scan_chunk = [&](std::int64_t b, std::int64_t e, T carry, bool has_carry) {
-    if (exclusive) host::exclusive_scan(first + b, e - b, out + b, carry, op);
-    else host::inclusive_scan(first + b, e - b, out + b, op, carry, has_carry);
+  auto scan_chunk = [&](std::int64_t b, std::int64_t e, const std::optional<T>& carry) {
+    if (exclusive) host::exclusive_scan(first + b, e - b, out + b, *carry, op);
+    else host::inclusive_scan(first + b, e - b, out + b, op, carry);
   };
   if (plan.chunks == 1) {
-    scan_chunk(0, n, init, has_init);
+    scan_chunk(0, n, init);
     return out + n;
   }
-  std::vector<T> total(plan.chunks, init);
+  std::vector<std::optional<T>> total(plan.chunks);
   for_each_chunk(plan, [&](int c) {
     It b = first + plan.begin(c);
     total[c] = host::fold(b + 1, plan.end(c) - plan.begin(c) - 1, static_cast<T>(*b), op);
   });
   // Carry-in of chunk c: init op total[0] op ... op total[c-1].
-  std::vector<T> carry(plan.chunks, init);
-  for (int c = 1; c < plan.chunks; ++c) carry[c] = (c == 1 && !has_init) ? total[0] : op(carry[c - 1], total[c - 1]);
-  for_each_chunk(plan, [&](int c) { scan_chunk(plan.begin(c), plan.end(c), carry[c], has_init || c > 0); });
+  std::vector<std::optional<T>> carry(plan.chunks);
+  carry[0] = init;
+  for (int c = 1; c < plan.chunks; ++c) {
+    carry[c] = carry[c - 1] ? static_cast<T>(op(*carry[c - 1], *total[c - 1])) : *total[c - 1];
+  }
+  for_each_chunk(plan, [&](int c) { scan_chunk(plan.begin(c), plan.end(c), carry[c]); });
   return out + n;
 }
 

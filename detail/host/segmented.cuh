@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace cascade::detail::host {
@@ -29,12 +30,14 @@ bool run_head(KeyIt keys, std::int64_t i, Pred pred) {
 // first head (all of them where it has none: they continue a run from
 // before), and the fold from its last head on. It reads the keys from each
 // end to the nearest head, and the values of those items only: for short
-// runs, a few items a chunk (counting the heads reads every key).
+// runs, a few items a chunk (counting the heads reads every key). A fold
+// that has no items is absent: no value of T is made from nothing, so T
+// need not be default constructible (as for std's algorithms).
 template <class T>
 struct run_pieces {
   std::int64_t heads = 0;
-  T before_head{};
-  T from_last_head{};
+  std::optional<T> before_head;
+  std::optional<T> from_last_head;
 };
 
 template <bool CountHeads, class T, class KeyIt, class ValueIt, class Pred, class Op>
@@ -63,7 +66,7 @@ run_pieces<T> pieces_of(KeyIt keys, ValueIt values, std::int64_t b, std::int64_t
 // The keys cut into one chunk per thread, each chunk's pieces (read before
 // any output is written: in place is safe), and from them, in chunk order:
 // carry[c], the fold of the run in progress where chunk c begins, of its
-// items before it (meaningful where chunk c does not begin with a head),
+// items before it (absent for chunk 0, which begins with a head),
 // carry[chunks] that of the last run up to the end; with CountHeads,
 // first_run[c], the index of the run of chunk c's first head, and
 // first_run[chunks] the number of runs.
@@ -71,7 +74,7 @@ template <class T>
 struct chunked_runs {
   chunking plan;
   std::vector<run_pieces<T>> pieces;
-  std::vector<T> carry;
+  std::vector<std::optional<T>> carry;
   std::vector<std::int64_t> first_run;
 };
 
@@ -87,40 +90,44 @@ chunked_runs<T> chunk_runs(KeyIt keys, std::int64_t n, ValueIt values, Pred pred
   r.first_run.assign(chunks + 1, 0);
   for (int c = 1; c <= chunks; ++c) {
     const run_pieces<T>& p = r.pieces[c - 1];
-    r.carry[c] = p.heads > 0 ? p.from_last_head : static_cast<T>(op(r.carry[c - 1], p.before_head));
+    // Chunk 0 holds a head (item 0), so a chunk without one has a carry before it.
+    r.carry[c] = p.heads > 0 ? p.from_last_head : static_cast<T>(op(*r.carry[c - 1], *p.before_head));
     r.first_run[c] = r.first_run[c - 1] + p.heads;
   }
   return r;
 }
 
-// Scans [b, e) by runs of keys: inclusive, or exclusive from init; `carry`
-// is the fold of the run in progress at b where b begins none. Each value
-// is read before its output is written (in place is safe).
+// Scans [b, e) by runs of keys: exclusive from init where there is one,
+// else inclusive; `carry` is the fold of the run in progress at b where b
+// begins none. Each value is read before its output is written (in place
+// is safe).
 template <class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
-void scan_runs(KeyIt keys, ValueIt values, OutIt out, std::int64_t b, std::int64_t e, Pred pred, Op op, T init,
-               bool exclusive, const T& carry) {
-  const bool continues = b < e && !run_head(keys, b, pred);
-  T acc = !continues ? init : exclusive ? static_cast<T>(op(init, carry)) : carry;
+void scan_runs(KeyIt keys, ValueIt values, OutIt out, std::int64_t b, std::int64_t e, Pred pred, Op op,
+               const std::optional<T>& init, const std::optional<T>& carry) {
+  const bool exclusive = init.has_value();
+  std::optional<T> acc;  // the run's fold so far (exclusive: from init); absent before b's head
+  if (b < e && !run_head(keys, b, pred)) acc = exclusive ? static_cast<T>(op(*init, *carry)) : *carry;
   for (std::int64_t i = b; i < e; ++i) {
     const bool head = run_head(keys, i, pred);
     const T v = static_cast<T>(values[i]);
     if (exclusive) {
-      if (head) acc = init;
-      out[i] = acc;
-      acc = static_cast<T>(op(acc, v));
+      if (head) acc = *init;
+      out[i] = *acc;
+      acc = static_cast<T>(op(*acc, v));
     } else {
-      acc = head ? v : static_cast<T>(op(acc, v));
-      out[i] = acc;
+      acc = head ? v : static_cast<T>(op(*acc, v));
+      out[i] = *acc;
     }
   }
 }
 
 template <bool Parallel, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
-void scan_by_key(KeyIt keys, std::int64_t n, ValueIt values, OutIt out, Pred pred, Op op, T init, bool exclusive) {
-  if (!Parallel || thread_count(n) == 1) return scan_runs(keys, values, out, 0, n, pred, op, init, exclusive, init);
+void scan_by_key(KeyIt keys, std::int64_t n, ValueIt values, OutIt out, Pred pred, Op op,
+                 const std::optional<T>& init) {
+  if (!Parallel || thread_count(n) == 1) return scan_runs(keys, values, out, 0, n, pred, op, init, init);
   const chunked_runs<T> r = chunk_runs<false, T>(keys, n, values, pred, op);
   for_each_chunk(r.plan, [&](int c) {
-    scan_runs(keys, values, out, r.plan.begin(c), r.plan.end(c), pred, op, init, exclusive, r.carry[c]);
+    scan_runs(keys, values, out, r.plan.begin(c), r.plan.end(c), pred, op, init, r.carry[c]);
   });
 }
 
@@ -131,18 +138,18 @@ template <class V, class KeyIt, class ValueIt, class KeysOut, class ValuesOut, c
 std::int64_t write_runs(KeyIt keys, ValueIt values, std::int64_t b, std::int64_t e, KeysOut keys_out,
                         ValuesOut values_out, std::int64_t first_run, Pred pred, Op op) {
   std::int64_t run = first_run - 1;
-  V acc{};
+  std::optional<V> acc;
   for (std::int64_t i = b; i < e; ++i) {
     const V v = static_cast<V>(values[i]);
     if (run_head(keys, i, pred)) {
-      if (run >= first_run) values_out[run] = acc;
+      if (run >= first_run) values_out[run] = *acc;
       keys_out[++run] = keys[i];
       acc = v;
     } else if (run >= first_run) {
-      acc = static_cast<V>(op(acc, v));
+      acc = static_cast<V>(op(*acc, v));
     }
   }
-  if (run >= first_run) values_out[run] = acc;
+  if (run >= first_run) values_out[run] = *acc;
   return run + 1 - first_run;
 }
 
@@ -159,10 +166,10 @@ std::int64_t reduce_by_key(KeyIt keys, std::int64_t n, ValueIt values, KeysOut k
   // (the last run: from the end).
   for (int c = 1; c < chunks; ++c) {
     if (r.pieces[c].heads > 0 && !run_head(keys, r.plan.begin(c), pred)) {
-      values_out[r.first_run[c] - 1] = static_cast<V>(op(r.carry[c], r.pieces[c].before_head));
+      values_out[r.first_run[c] - 1] = static_cast<V>(op(*r.carry[c], *r.pieces[c].before_head));
     }
   }
-  if (r.pieces[chunks - 1].heads == 0) values_out[r.first_run[chunks] - 1] = r.carry[chunks];
+  if (r.pieces[chunks - 1].heads == 0) values_out[r.first_run[chunks] - 1] = *r.carry[chunks];
   return r.first_run[chunks];
 }
 

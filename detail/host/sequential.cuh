@@ -3,6 +3,7 @@
 // per-chunk work of cascade::par. Ranges are (first, n).
 
 #include <cstdint>
+#include <optional>
 
 namespace cascade::detail::host {
 
@@ -13,14 +14,17 @@ T fold(It first, std::int64_t n, T init, Op op) {
   return init;
 }
 
-// Inclusive scan seeded with `carry` (when has_carry), else starting from x[0].
-// Each input is read before its output is written, so in-place is safe.
+// Inclusive scan seeded with `carry` where there is one, else starting from
+// x[0] (no value of T is made from nothing: T need not be default
+// constructible, as for std::inclusive_scan). Each input is read before its
+// output is written, so in-place is safe.
 template <class It, class OutIt, class T, class Op>
-OutIt inclusive_scan(It first, std::int64_t n, OutIt out, Op op, T carry, bool has_carry) {
+OutIt inclusive_scan(It first, std::int64_t n, OutIt out, Op op, const std::optional<T>& carry) {
+  std::optional<T> acc = carry;
   for (std::int64_t i = 0; i < n; ++i, ++first, ++out) {
-    carry = has_carry ? static_cast<T>(op(carry, *first)) : static_cast<T>(*first);
-    has_carry = true;
-    *out = carry;
+    if (acc) *acc = static_cast<T>(op(*acc, *first));
+    else acc.emplace(static_cast<T>(*first));
+    *out = *acc;
   }
   return out;
 }

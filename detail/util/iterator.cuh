@@ -129,11 +129,26 @@ __device__ __forceinline__ array_address array_of(const It& it) {
   else return {nullptr, false};
 }
 
+// Every policy indexes its ranges (a chunk or a tile from its offset).
+template <class It, class = void>
+struct is_random_access : std::false_type {};
+template <class It>
+struct is_random_access<It, std::void_t<decltype(std::declval<const It&>() - std::declval<const It&>()),
+                                        decltype(std::declval<const It&>() + offset_t(1)),
+                                        decltype(std::declval<const It&>()[offset_t(1)])>> : std::true_type {};
+
 template <class It>
 offset_t checked_distance(It first, It last, const char* algorithm) {
-  const auto n = static_cast<offset_t>(last - first);
-  if (n < 0) throw std::invalid_argument(std::string(algorithm) + ": last precedes first (negative range)");
-  return n;
+  if constexpr (!is_random_access<It>::value) {
+    static_assert(is_random_access<It>::value,
+                  "cascade: the iterators must be random access (first + i, first[i], last - first), as those of "
+                  "std::vector, arrays, device vectors and Thrust's fancy iterators are; std::list's are not");
+    return 0;
+  } else {
+    const auto n = static_cast<offset_t>(last - first);
+    if (n < 0) throw std::invalid_argument(std::string(algorithm) + ": last precedes first (negative range)");
+    return n;
+  }
 }
 
 // Whether the driver knows `p` as part of a CUDA allocation (device, managed

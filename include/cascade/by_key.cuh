@@ -33,6 +33,7 @@
 
 #include <cuda/std/functional>
 
+#include <optional>
 #include <utility>
 
 namespace cascade {
@@ -83,16 +84,18 @@ std::pair<KeysOut, ValuesOut> reduce_by_key(const Policy& policy, KeyIt keys_fir
 }
 
 namespace detail {
+// Exclusive where init is given; absent, the scan is inclusive (and no value
+// is made from nothing: on the host the values need not be default
+// constructible).
 template <class Policy, class KeyIt, class ValueIt, class OutIt, class Pred, class Op, class T>
 OutIt scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, OutIt out, Pred pred,
-                  Op op, T init, bool exclusive, const char* name) {
+                  Op op, const std::optional<T>& init, const char* name) {
   static_assert(is_execution_policy_v<Policy>, "cascade scan_by_key: the first argument must be a cascade policy");
   const offset_t n = checked_distance(keys_first, keys_last, name);
   if constexpr (is_host_policy_v<Policy>) {
-    host::scan_by_key<std::is_same_v<Policy, parallel_policy>>(keys_first, n, values_first, out, pred, op, init,
-                                                                exclusive);
+    host::scan_by_key<std::is_same_v<Policy, parallel_policy>>(keys_first, n, values_first, out, pred, op, init);
   } else {
-    cuda_scan_by_key(policy, keys_first, n, values_first, out, pred, op, init, exclusive, name);
+    cuda_scan_by_key(policy, keys_first, n, values_first, out, pred, op, init, name);
   }
   return out + n;
 }
@@ -102,7 +105,7 @@ template <class Policy, class KeyIt, class ValueIt, class OutIt, class Pred, cla
 OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                             OutIt d_first, Pred pred, Op op) {
   return detail::scan_by_key(policy, keys_first, keys_last, values_first, d_first, pred, op,
-                             detail::value_t<ValueIt>{}, false, "cascade::inclusive_scan_by_key");
+                             std::optional<detail::value_t<ValueIt>>(), "cascade::inclusive_scan_by_key");
 }
 template <class Policy, class KeyIt, class ValueIt, class OutIt, class Pred>
 OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
@@ -120,7 +123,7 @@ OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_l
 template <class Policy, class KeyIt, class ValueIt, class OutIt, class T, class Pred, class Op>
 OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                             OutIt d_first, T init, Pred pred, Op op) {
-  return detail::scan_by_key(policy, keys_first, keys_last, values_first, d_first, pred, op, init, true,
+  return detail::scan_by_key(policy, keys_first, keys_last, values_first, d_first, pred, op, std::optional<T>(init),
                              "cascade::exclusive_scan_by_key");
 }
 template <class Policy, class KeyIt, class ValueIt, class OutIt, class T, class Pred>

@@ -33,7 +33,7 @@ OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, Bin
     return d_first;
   } else {
     using acc_t = detail::value_t<It>;
-    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<acc_t>{acc_t{}, false, false},
+    return detail::scan(policy, first, last, d_first, op, detail::scan_request<acc_t>{std::nullopt, false},
                         "cascade::inclusive_scan");
   }
 }
@@ -51,7 +51,7 @@ OutIt inclusive_scan(const Policy& policy, It first, It last, OutIt d_first, Bin
                   "cascade::par, cascade::device); a thrust:: or std:: policy is not one");
     return d_first;
   } else {
-    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, false},
+    return detail::scan(policy, first, last, d_first, op, detail::scan_request<T>{init, false},
                         "cascade::inclusive_scan");
   }
 }
@@ -64,7 +64,7 @@ OutIt exclusive_scan(const Policy& policy, It first, It last, OutIt d_first, T i
                   "cascade::par, cascade::device); a thrust:: or std:: policy is not one");
     return d_first;
   } else {
-    return detail::scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, true},
+    return detail::scan(policy, first, last, d_first, op, detail::scan_request<T>{init, true},
                         "cascade::exclusive_scan");
   }
 }

@@ -41,6 +41,7 @@
 
 #include <cuda/std/functional>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -68,18 +69,18 @@ offset_t checked_segments(const Policy&, OffsetIt first, OffsetIt last, const ch
 
 template <class Policy, class ValueIt, class OffsetIt, class OutIt, class T, class Op>
 OutIt segmented_scan(const Policy& policy, ValueIt values, OffsetIt offsets_first, OffsetIt offsets_last, OutIt out,
-                     Op op, maybe<T> init, bool exclusive, const char* name) {
+                     Op op, const std::optional<T>& init, bool exclusive, const char* name) {
   static_assert(is_execution_policy_v<Policy>, "cascade segmented scans: the first argument must be a cascade policy");
   const offset_t segments = checked_segments(policy, offsets_first, offsets_last, name);
   if constexpr (is_host_policy_v<Policy>) {
     host::for_each_segment<std::is_same_v<Policy, parallel_policy>>(
         segments, [&](offset_t j) { return static_cast<offset_t>(offsets_first[j]); },
         [&](offset_t, offset_t b, offset_t e) {
-          if (exclusive) host::exclusive_scan(values + b, e - b, out + b, init.value, op);
-          else host::inclusive_scan(values + b, e - b, out + b, op, init.value, init.has);
+          if (exclusive) host::exclusive_scan(values + b, e - b, out + b, *init, op);
+          else host::inclusive_scan(values + b, e - b, out + b, op, init);
         },
         [&](offset_t, offset_t b, offset_t e) {
-          host::parallel_scan(values + b, e - b, out + b, op, init.value, init.has, exclusive);
+          host::parallel_scan(values + b, e - b, out + b, op, init, exclusive);
         });
     return out + static_cast<offset_t>(offsets_first[segments]);
   } else {
@@ -127,14 +128,13 @@ template <class Policy, class ValueIt, class OffsetIt, class OutIt, class Op, cl
 OutIt segmented_inclusive_scan(const Policy& policy, ValueIt values_first, OffsetIt offsets_first,
                                OffsetIt offsets_last, OutIt d_first, Op op, T init) {
   return detail::segmented_scan(policy, values_first, offsets_first, offsets_last, d_first, op,
-                                detail::maybe<T>{init, true}, false, "cascade::segmented_inclusive_scan");
+                                std::optional<T>(init), false, "cascade::segmented_inclusive_scan");
 }
 template <class Policy, class ValueIt, class OffsetIt, class OutIt, class Op>
 OutIt segmented_inclusive_scan(const Policy& policy, ValueIt values_first, OffsetIt offsets_first,
                                OffsetIt offsets_last, OutIt d_first, Op op) {
-  using V = detail::value_t<ValueIt>;
   return detail::segmented_scan(policy, values_first, offsets_first, offsets_last, d_first, op,
-                                detail::maybe<V>{V{}, false}, false, "cascade::segmented_inclusive_scan");
+                                std::optional<detail::value_t<ValueIt>>(), false, "cascade::segmented_inclusive_scan");
 }
 template <class Policy, class ValueIt, class OffsetIt, class OutIt>
 OutIt segmented_inclusive_scan(const Policy& policy, ValueIt values_first, OffsetIt offsets_first,
@@ -147,7 +147,7 @@ template <class Policy, class ValueIt, class OffsetIt, class OutIt, class T, cla
 OutIt segmented_exclusive_scan(const Policy& policy, ValueIt values_first, OffsetIt offsets_first,
                                OffsetIt offsets_last, OutIt d_first, T init, Op op) {
   return detail::segmented_scan(policy, values_first, offsets_first, offsets_last, d_first, op,
-                                detail::maybe<T>{init, true}, true, "cascade::segmented_exclusive_scan");
+                                std::optional<T>(init), true, "cascade::segmented_exclusive_scan");
 }
 template <class Policy, class ValueIt, class OffsetIt, class OutIt, class T>
 OutIt segmented_exclusive_scan(const Policy& policy, ValueIt values_first, OffsetIt offsets_first,

@@ -80,7 +80,7 @@ OutIt transform_inclusive_scan(const Policy& policy, It first, It last, OutIt d_
                 "cascade::transform_inclusive_scan: the first argument must be a cascade policy");
   using acc_t = ::cuda::std::decay_t<::cuda::std::invoke_result_t<UnaryOp&, detail::value_t<It>>>;
   return detail::transform_scan(policy, first, last, d_first, binary_op, unary_op,
-                                detail::scan_mode<acc_t>{acc_t{}, false, false}, "cascade::transform_inclusive_scan");
+                                detail::scan_request<acc_t>{std::nullopt, false}, "cascade::transform_inclusive_scan");
 }
 
 template <class Policy, class It, class OutIt, class BinaryOp, class UnaryOp, class T>
@@ -88,7 +88,7 @@ OutIt transform_inclusive_scan(const Policy& policy, It first, It last, OutIt d_
                                UnaryOp unary_op, T init) {
   static_assert(is_execution_policy_v<Policy>,
                 "cascade::transform_inclusive_scan: the first argument must be a cascade policy");
-  return detail::transform_scan(policy, first, last, d_first, binary_op, unary_op, detail::scan_mode<T>{init, true, false},
+  return detail::transform_scan(policy, first, last, d_first, binary_op, unary_op, detail::scan_request<T>{init, false},
                                 "cascade::transform_inclusive_scan");
 }
 
@@ -97,7 +97,7 @@ OutIt transform_exclusive_scan(const Policy& policy, It first, It last, OutIt d_
                                UnaryOp unary_op) {
   static_assert(is_execution_policy_v<Policy>,
                 "cascade::transform_exclusive_scan: the first argument must be a cascade policy");
-  return detail::transform_scan(policy, first, last, d_first, binary_op, unary_op, detail::scan_mode<T>{init, true, true},
+  return detail::transform_scan(policy, first, last, d_first, binary_op, unary_op, detail::scan_request<T>{init, true},
                                 "cascade::transform_exclusive_scan");
 }
 

@@ -1,8 +1,10 @@
 // The host policies (cascade::seq, cascade::par) against the standard library:
 // every algorithm and overload, non-commutative operators, in place, empty
-// ranges, sizes past 2^31, and the range check. These always run.
+// ranges, sizes past 2^31, the range check, and values that std takes but a
+// GPU does not (no default constructor, not trivially copyable) through
+// every entry point. These always run.
 
-#include "../common.cuh"
+#include "../segmented_reference.cuh"
 
 #include <thrust/iterator/counting_iterator.h>
 
@@ -129,6 +131,129 @@ TYPED_TEST(HostPolicy, ReversedRangeIsInvalidArgument) {
   EXPECT_THROW(cascade::inclusive_scan(policy, v.end(), v.begin(), out.begin()), std::invalid_argument);
   EXPECT_THROW(cascade::exclusive_scan(policy, v.end(), v.begin(), out.begin(), 0), std::invalid_argument);
   EXPECT_EQ(out, std::vector<int>(10, 0));
+}
+
+// An affine map with no default constructor and a copy constructor of its
+// own (so not trivially copyable): std's algorithms take such values, and so
+// must the host policies, which therefore never make a value from nothing.
+struct held {
+  affine f;
+  explicit held(affine g) : f(g) {}
+  held(const held& other) : f(other.f) {}
+  held& operator=(const held& other) {
+    f = other.f;
+    return *this;
+  }
+  friend bool operator==(const held& x, const held& y) { return x.f == y.f; }
+  friend std::ostream& operator<<(std::ostream& os, const held& x) { return os << x.f; }
+};
+struct held_compose {
+  held operator()(const held& x, const held& y) const { return held(compose{}(x.f, y.f)); }
+};
+struct held_doubled {
+  held operator()(const held& x) const { return held(affine{x.f.a, 2 * x.f.b}); }
+};
+struct held_low_bits_less {  // few distinct keys: ties everywhere
+  bool operator()(const held& x, const held& y) const { return x.f.a % 64 < y.f.a % 64; }
+};
+
+TYPED_TEST(HostPolicy, ValuesWithoutDefaultConstructorMatchStd) {
+  const TypeParam policy{};
+  const held_compose op;
+  const held init(affine{3, 4}), poison(affine{0xdeadbeef, 0xdeadbeef});
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(1000), std::int64_t(100003)}) {
+    std::vector<held> v, doubled;
+    for (const affine& f : random_input<affine, compose>(n, n + 6)) v.emplace_back(f);
+    for (const held& x : v) doubled.push_back(held_doubled{}(x));
+    std::vector<held> got(n, poison), want(n, poison);
+    const auto expect_scan = [&](const char* what, auto run, auto reference) {
+      got.assign(n, poison);
+      want.assign(n, poison);
+      run();
+      reference();
+      EXPECT_EQ(got, want) << what << ", n = " << n;
+    };
+
+    EXPECT_EQ(cascade::reduce(policy, v.begin(), v.end(), init, op), std::accumulate(v.begin(), v.end(), init, op));
+    EXPECT_EQ(cascade::transform_reduce(policy, v.begin(), v.end(), init, op, held_doubled{}),
+              std::accumulate(doubled.begin(), doubled.end(), init, op));
+    expect_scan("inclusive_scan", [&] { cascade::inclusive_scan(policy, v.begin(), v.end(), got.begin(), op); },
+                [&] { std::inclusive_scan(v.begin(), v.end(), want.begin(), op); });
+    expect_scan("inclusive_scan, in place",
+                [&] {
+                  got = v;
+                  cascade::inclusive_scan(policy, got.begin(), got.end(), got.begin(), op);
+                },
+                [&] { std::inclusive_scan(v.begin(), v.end(), want.begin(), op); });
+    expect_scan("inclusive_scan with init",
+                [&] { cascade::inclusive_scan(policy, v.begin(), v.end(), got.begin(), op, init); },
+                [&] { std::inclusive_scan(v.begin(), v.end(), want.begin(), op, init); });
+    expect_scan("exclusive_scan", [&] { cascade::exclusive_scan(policy, v.begin(), v.end(), got.begin(), init, op); },
+                [&] { std::exclusive_scan(v.begin(), v.end(), want.begin(), init, op); });
+    expect_scan("transform_inclusive_scan",
+                [&] { cascade::transform_inclusive_scan(policy, v.begin(), v.end(), got.begin(), op, held_doubled{}); },
+                [&] { std::inclusive_scan(doubled.begin(), doubled.end(), want.begin(), op); });
+    expect_scan("transform_inclusive_scan with init",
+                [&] {
+                  cascade::transform_inclusive_scan(policy, v.begin(), v.end(), got.begin(), op, held_doubled{}, init);
+                },
+                [&] { std::inclusive_scan(doubled.begin(), doubled.end(), want.begin(), op, init); });
+    expect_scan("transform_exclusive_scan",
+                [&] {
+                  cascade::transform_exclusive_scan(policy, v.begin(), v.end(), got.begin(), init, op, held_doubled{});
+                },
+                [&] { std::exclusive_scan(doubled.begin(), doubled.end(), want.begin(), init, op); });
+
+    const held_low_bits_less less;
+    EXPECT_EQ(cascade::min_element(policy, v.begin(), v.end(), less), std::min_element(v.begin(), v.end(), less));
+    EXPECT_EQ(cascade::max_element(policy, v.begin(), v.end(), less), std::max_element(v.begin(), v.end(), less));
+    EXPECT_EQ(cascade::minmax_element(policy, v.begin(), v.end(), less), std::minmax_element(v.begin(), v.end(), less));
+
+    // Runs of keys and segments of random lengths, some empty.
+    const auto lengths = segment_lengths("random", n, 40, n + 7);
+    const auto keys = keys_of<int>(lengths, n + 8);
+    const auto runs = run_offsets(keys);
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    std::vector<held> totals(lengths.size(), poison), want_totals;
+    for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
+      want_totals.push_back(std::accumulate(v.begin() + runs[r] + 1, v.begin() + runs[r + 1], v[runs[r]], op));
+    }
+    std::vector<int> keys_out(n, -1);
+    const auto ends = cascade::reduce_by_key(policy, keys.begin(), keys.end(), v.begin(), keys_out.begin(),
+                                             totals.begin(), std::equal_to<>{}, op);
+    EXPECT_EQ(std::vector<held>(totals.begin(), ends.second), want_totals) << "reduce_by_key, n = " << n;
+    expect_scan("inclusive_scan_by_key",
+                [&] { cascade::inclusive_scan_by_key(policy, keys.begin(), keys.end(), v.begin(), got.begin(), std::equal_to<>{}, op); },
+                [&] { ref_segmented_scan(v, runs, want, op, static_cast<const held*>(nullptr), false); });
+    expect_scan("exclusive_scan_by_key",
+                [&] {
+                  cascade::exclusive_scan_by_key(policy, keys.begin(), keys.end(), v.begin(), got.begin(), init,
+                                                 std::equal_to<>{}, op);
+                },
+                [&] { ref_segmented_scan(v, runs, want, op, &init, true); });
+
+    cascade::segmented_reduce(policy, v.begin(), offsets.begin(), offsets.end(), totals.begin(), init, op);
+    EXPECT_EQ(totals, ref_segmented_reduce(v, offsets, init, op)) << "segmented_reduce, n = " << n;
+    const auto sevens = offsets_of<std::int64_t>(segment_lengths("fixed", n, 7, 0));
+    std::vector<held> fixed_totals(sevens.size() - 1, poison);
+    cascade::segmented_reduce(policy, v.begin(), v.end(), 7, fixed_totals.begin(), init, op);
+    EXPECT_EQ(fixed_totals, ref_segmented_reduce(v, sevens, init, op)) << "segmented_reduce, fixed size, n = " << n;
+    expect_scan("segmented_inclusive_scan",
+                [&] { cascade::segmented_inclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), got.begin(), op); },
+                [&] { ref_segmented_scan(v, offsets, want, op, static_cast<const held*>(nullptr), false); });
+    expect_scan("segmented_inclusive_scan with init",
+                [&] {
+                  cascade::segmented_inclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), got.begin(), op,
+                                                    init);
+                },
+                [&] { ref_segmented_scan(v, offsets, want, op, &init, false); });
+    expect_scan("segmented_exclusive_scan",
+                [&] {
+                  cascade::segmented_exclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), got.begin(),
+                                                    init, op);
+                },
+                [&] { ref_segmented_scan(v, offsets, want, op, &init, true); });
+  }
 }
 
 }  // namespace
