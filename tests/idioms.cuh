@@ -5,8 +5,9 @@
 // by offsets), a key predicate that groups unequal keys, the extremes of
 // structs by one field (ties included), scans of zipped values, Thrust's
 // functors, reverse, permutation and transform-output iterators, complex
-// values, a bool accumulator, sums wider than their items, and counts and
-// ranks by key from constant and counting iterators.
+// values, a bool accumulator, sums wider than their items, counts and ranks
+// by key from constant and counting iterators, and function objects whose
+// call operator is not const.
 // References: the standard library on host copies, outputs poisoned first;
 // integer data, so that every association gives the same answer.
 //
@@ -620,6 +621,118 @@ void check_counts_and_ranks_by_key(const Side& side) {
     EXPECT_EQ(side.get(scan), want_position_scan);
     EXPECT_EQ(side.get(sums), want_position_sums);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Function objects whose call operator is not const (a common omission that
+// Thrust accepts) as the operator, predicate, comparator and transform of
+// every entry point.
+// ---------------------------------------------------------------------------
+struct add_not_const {
+  __host__ __device__ long long operator()(long long a, long long b) { return a + b; }
+};
+struct less_not_const {
+  __host__ __device__ bool operator()(int a, int b) { return a % 100 < b % 100; }  // ties
+};
+struct same_tens_not_const {
+  __host__ __device__ bool operator()(int a, int b) { return a / 10 == b / 10; }
+};
+struct square_not_const {
+  __host__ __device__ long long operator()(int a) { return (long long)a * a; }
+};
+struct product_not_const {
+  __host__ __device__ long long operator()(int a, int b) { return (long long)a * b; }
+};
+
+template <class Side>
+void check_non_const_call_operators(const Side& side) {
+  for_each_size(side, 2001, 15, [&](std::size_t n, const std::vector<int>& h, const auto& d) {
+    add_not_const add;
+    less_not_const less;
+    std::vector<long long> squares(n), want(n), sums;
+    std::transform(h.begin(), h.end(), squares.begin(), square_not_const{});
+    EXPECT_EQ(cascade::reduce(side.policy, d.begin(), d.end(), 5ll, add), std::accumulate(h.begin(), h.end(), 5ll, add));
+    EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), 0ll, add, square_not_const{}),
+              std::accumulate(squares.begin(), squares.end(), 0ll, add));
+    EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), d.begin(), 0ll, add, product_not_const{}),
+              std::accumulate(squares.begin(), squares.end(), 0ll, add));
+    EXPECT_EQ(cascade::min_element(side.policy, d.begin(), d.end(), less) - d.begin(),
+              std::min_element(h.begin(), h.end(), less) - h.begin());
+    EXPECT_EQ(cascade::max_element(side.policy, d.begin(), d.end(), less) - d.begin(),
+              std::max_element(h.begin(), h.end(), less) - h.begin());
+    const auto got_minmax = cascade::minmax_element(side.policy, d.begin(), d.end(), less);
+    const auto want_minmax = std::minmax_element(h.begin(), h.end(), less);
+    EXPECT_EQ(got_minmax.first - d.begin(), want_minmax.first - h.begin());
+    EXPECT_EQ(got_minmax.second - d.begin(), want_minmax.second - h.begin());
+
+    vector_of<Side, long long> out(n);
+    const auto expect_out = [&](const char* what, auto run) {
+      side.poison(out);
+      run();
+      EXPECT_EQ(side.get(out), want) << what;
+    };
+    std::inclusive_scan(h.begin(), h.end(), want.begin(), add, 0ll);
+    expect_out("inclusive_scan", [&] { cascade::inclusive_scan(side.policy, d.begin(), d.end(), out.begin(), add, 0ll); });
+    std::exclusive_scan(h.begin(), h.end(), want.begin(), 3ll, add);
+    expect_out("exclusive_scan", [&] { cascade::exclusive_scan(side.policy, d.begin(), d.end(), out.begin(), 3ll, add); });
+    std::inclusive_scan(squares.begin(), squares.end(), want.begin(), add);
+    expect_out("transform_inclusive_scan", [&] {
+      cascade::transform_inclusive_scan(side.policy, d.begin(), d.end(), out.begin(), add, square_not_const{});
+    });
+
+    // Ascending keys, each repeated 7 times, in runs of the same tens (70
+    // items); the same runs as offsets.
+    std::vector<int> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = int(i / 7);
+    const auto dk = side.put(keys);
+    std::vector<std::int64_t> offsets{0};
+    for (std::size_t i = 1; i <= n; ++i) {
+      if (i == n || !same_tens_not_const{}(keys[i - 1], keys[i])) offsets.push_back(std::int64_t(i));
+    }
+    const auto d_offsets = side.put(offsets);
+    std::vector<long long> wide(h.begin(), h.end());
+    ref_segmented_scan(wide, offsets, want, add, static_cast<const long long*>(nullptr), false);
+    expect_out("inclusive_scan_by_key", [&] {
+      cascade::inclusive_scan_by_key(side.policy, dk.begin(), dk.end(), d.begin(), out.begin(), same_tens_not_const{},
+                                     add);
+    });
+    expect_out("segmented_inclusive_scan", [&] {
+      cascade::segmented_inclusive_scan(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), add);
+    });
+    const long long init = 2;
+    ref_segmented_scan(wide, offsets, want, add, &init, true);
+    expect_out("exclusive_scan_by_key", [&] {
+      cascade::exclusive_scan_by_key(side.policy, dk.begin(), dk.end(), d.begin(), out.begin(), init,
+                                     same_tens_not_const{}, add);
+    });
+    expect_out("segmented_exclusive_scan", [&] {
+      cascade::segmented_exclusive_scan(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init,
+                                        add);
+    });
+    // The totals: the first outputs only (the rest stay poisoned).
+    const auto expect_totals = [&](const char* what, const std::vector<long long>& totals, auto run) {
+      side.poison(out);
+      run();
+      auto got = side.get(out);
+      got.resize(totals.size());
+      EXPECT_EQ(got, totals) << what;
+    };
+    const auto totals = ref_segmented_reduce(wide, offsets, 0ll, add);
+    vector_of<Side, int> keys_out(n);
+    side.poison(keys_out);
+    expect_totals("reduce_by_key", totals, [&] {
+      const auto ends = cascade::reduce_by_key(side.policy, dk.begin(), dk.end(), d.begin(), keys_out.begin(),
+                                               out.begin(), same_tens_not_const{}, add);
+      EXPECT_EQ(std::size_t(ends.second - out.begin()), totals.size());
+    });
+    expect_totals("segmented_reduce", totals, [&] {
+      cascade::segmented_reduce(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), 0ll, add);
+    });
+    const auto sevens = offsets_of<std::int64_t>(segment_lengths("fixed", std::int64_t(n), 7, 0));
+    expect_totals("segmented_reduce, fixed size", ref_segmented_reduce(wide, sevens, 1ll, add), [&] {
+      cascade::segmented_reduce(side.policy, d.begin(), d.end(), 7, out.begin(), 1ll, add);
+    });
+  });
 }
 
 }  // namespace cascade_test::idioms

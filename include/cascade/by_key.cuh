@@ -48,8 +48,9 @@ void reduce_by_key_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
     *num_runs_out = detail::host::reduce_by_key<std::is_same_v<Policy, parallel_policy>, V>(
         keys_first, n, values_first, keys_out, values_out, pred, op);
   } else {
-    detail::cuda_reduce_by_key_into<V>(policy, keys_first, n, values_first, keys_out, values_out, num_runs_out, pred,
-                                       op, "cascade::reduce_by_key_into");
+    detail::cuda_reduce_by_key_into<V>(policy, keys_first, n, values_first, keys_out, values_out, num_runs_out,
+                                       detail::device_operator(pred), detail::device_operator(op),
+                                       "cascade::reduce_by_key_into");
   }
 }
 
@@ -65,7 +66,8 @@ std::pair<KeysOut, ValuesOut> reduce_by_key(const Policy& policy, KeyIt keys_fir
         keys_first, n, values_first, keys_out, values_out, pred, op);
     return {keys_out + runs, values_out + runs};
   } else {
-    return detail::cuda_reduce_by_key<V>(policy, keys_first, n, values_first, keys_out, values_out, pred, op);
+    return detail::cuda_reduce_by_key<V>(policy, keys_first, n, values_first, keys_out, values_out,
+                                         detail::device_operator(pred), detail::device_operator(op));
   }
 }
 
@@ -95,7 +97,7 @@ OutIt scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, Value
   if constexpr (is_host_policy_v<Policy>) {
     host::scan_by_key<std::is_same_v<Policy, parallel_policy>>(keys_first, n, values_first, out, pred, op, init);
   } else {
-    cuda_scan_by_key(policy, keys_first, n, values_first, out, pred, op, init, name);
+    cuda_scan_by_key(policy, keys_first, n, values_first, out, device_operator(pred), device_operator(op), init, name);
   }
   return out + n;
 }

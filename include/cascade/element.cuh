@@ -24,7 +24,7 @@ namespace cascade {
 template <class Policy, class It, class Comp>
 It min_element(const Policy& policy, It first, It last, Comp comp) {
   static_assert(is_execution_policy_v<Policy>, "cascade::min_element: the first argument must be a cascade policy");
-  return detail::select_element<false>(policy, first, last, comp, "cascade::min_element");
+  return detail::select_element<false>(policy, first, last, detail::device_operator(comp), "cascade::min_element");
 }
 template <class Policy, class It>
 It min_element(const Policy& policy, It first, It last) {
@@ -34,7 +34,7 @@ It min_element(const Policy& policy, It first, It last) {
 template <class Policy, class It, class Comp>
 It max_element(const Policy& policy, It first, It last, Comp comp) {
   static_assert(is_execution_policy_v<Policy>, "cascade::max_element: the first argument must be a cascade policy");
-  return detail::select_element<true>(policy, first, last, comp, "cascade::max_element");
+  return detail::select_element<true>(policy, first, last, detail::device_operator(comp), "cascade::max_element");
 }
 template <class Policy, class It>
 It max_element(const Policy& policy, It first, It last) {
@@ -44,7 +44,7 @@ It max_element(const Policy& policy, It first, It last) {
 template <class Policy, class It, class Comp>
 std::pair<It, It> minmax_element(const Policy& policy, It first, It last, Comp comp) {
   static_assert(is_execution_policy_v<Policy>, "cascade::minmax_element: the first argument must be a cascade policy");
-  return detail::minmax_element(policy, first, last, comp);
+  return detail::minmax_element(policy, first, last, detail::device_operator(comp));
 }
 template <class Policy, class It>
 std::pair<It, It> minmax_element(const Policy& policy, It first, It last) {

@@ -71,6 +71,42 @@ struct family<std::logical_or<U>> {
 template <class Op>
 using family_t = typename family<Op>::type;
 
+// A function object whose call operator is not const, held mutable so that
+// const code can call it: Thrust takes such functors (its wrappers hold them
+// mutable), while cascade's kernels, tiles and candidates call their
+// operators through const objects. It is the same operator to every trait
+// (family, identity, commutativity: forwarded below).
+template <class F>
+struct mutable_call {
+  mutable F f;
+
+  template <class Buffer>
+  void append_members(Buffer& b) const {  // launch bytes: the functor's own (see monoid_t)
+    b.append(f);
+  }
+
+  template <class... A>
+  __host__ __device__ constexpr auto operator()(A&&... a) const -> decltype(f(static_cast<A&&>(a)...)) {
+    return f(static_cast<A&&>(a)...);
+  }
+};
+template <class F>
+struct family<mutable_call<F>> : family<F> {};
+
+// Whether F's one call operator is not const (an overloaded or templated
+// operator() is taken as it is).
+template <class M>
+struct is_const_member_call : ::cuda::std::false_type {};
+template <class R, class C, class... A>
+struct is_const_member_call<R (C::*)(A...) const> : ::cuda::std::true_type {};
+template <class R, class C, class... A>
+struct is_const_member_call<R (C::*)(A...) const noexcept> : ::cuda::std::true_type {};
+template <class F, class = void>
+struct calls_only_non_const : ::cuda::std::false_type {};
+template <class F>
+struct calls_only_non_const<F, ::cuda::std::void_t<decltype(&F::operator())>>
+    : ::cuda::std::bool_constant<!is_const_member_call<decltype(&F::operator())>::value> {};
+
 template <class T>
 inline constexpr bool is_arithmetic_v = ::cuda::std::numeric_limits<T>::is_specialized;
 
@@ -217,6 +253,11 @@ struct is_commutative<commutative_t<Op>> : ::cuda::std::true_type {};
 template <class Op, class T>
 struct identity_element<commutative_t<Op>, T> : identity_element<Op, T> {};
 
+template <class F>
+struct is_commutative<detail::mutable_call<F>> : is_commutative<F> {};
+template <class F, class T>
+struct identity_element<detail::mutable_call<F>, T> : identity_element<F, T> {};
+
 namespace detail {
 
 template <class Op, class T, class = void>
@@ -232,6 +273,8 @@ template <class Op, class U, class T>
 struct has_identity<monoid_t<Op, U>, T> : ::cuda::std::true_type {};
 template <class Op, class T>
 struct has_identity<commutative_t<Op>, T> : has_identity<Op, T> {};
+template <class F, class T>
+struct has_identity<mutable_call<F>, T> : has_identity<F, T> {};
 
 template <class Op, class T>
 inline constexpr bool has_identity_v = has_identity<Op, T>::value;
@@ -259,15 +302,22 @@ template <class T, class Op>
 __host__ __device__ constexpr T identity_of(const commutative_t<Op>& c) {
   return identity_of<T>(c.op);
 }
+template <class T, class F>
+__host__ __device__ constexpr T identity_of(const mutable_call<F>& m) {
+  return identity_of<T>(m.f);
+}
 
-// The operator a GPU policy runs: the std:: functors become their cuda::std::
-// twins, also inside monoid and commutative; any other operator is itself.
-// std::plus<T>::operator() is a host function (nvcc would need
-// --expt-relaxed-constexpr to call it in a kernel); the twins compute the
-// same and have the same identities and commutativity (see family above).
+// The operator a GPU policy runs (and the element candidates on any policy
+// call): the std:: functors become their cuda::std:: twins, also inside
+// monoid and commutative; a call operator that is not const is held
+// mutable; any other operator is itself. std::plus<T>::operator() is a host
+// function (nvcc would need --expt-relaxed-constexpr to call it in a
+// kernel); the twins compute the same and have the same identities and
+// commutativity (see family above).
 template <class Op>
-constexpr const Op& device_operator(const Op& op) {
-  return op;
+constexpr decltype(auto) device_operator(const Op& op) {
+  if constexpr (calls_only_non_const<Op>::value) return mutable_call<Op>{op};
+  else return (op);
 }
 template <class U>
 constexpr ::cuda::std::plus<U> device_operator(const std::plus<U>&) {

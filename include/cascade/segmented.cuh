@@ -84,7 +84,8 @@ OutIt segmented_scan(const Policy& policy, ValueIt values, OffsetIt offsets_firs
         });
     return out + static_cast<offset_t>(offsets_first[segments]);
   } else {
-    return cuda_segmented_scan<T>(policy, values, offsets_first, segments, out, op, init, exclusive, name);
+    return cuda_segmented_scan<T>(policy, values, offsets_first, segments, out, device_operator(op), init, exclusive,
+                                  name);
   }
 }
 }  // namespace detail
@@ -100,7 +101,8 @@ void segmented_reduce(const Policy& policy, ValueIt values_first, OffsetIt offse
         segments, [&](detail::offset_t j) { return static_cast<detail::offset_t>(offsets_first[j]); }, values_first,
         out, init, op);
   } else {
-    detail::cuda_segmented_reduce(policy, values_first, offsets_first, segments, out, init, op, name);
+    detail::cuda_segmented_reduce(policy, values_first, offsets_first, segments, out, init,
+                                  detail::device_operator(op), name);
   }
 }
 
@@ -120,7 +122,8 @@ void segmented_reduce(const Policy& policy, ValueIt values_first, ValueIt values
         (n + size - 1) / size, [&](detail::offset_t j) { return j * size < n ? j * size : n; }, values_first, out,
         init, op);
   } else {
-    detail::cuda_segmented_reduce_fixed(policy, values_first, n, size, out, init, op, name);
+    detail::cuda_segmented_reduce_fixed(policy, values_first, n, size, out, init, detail::device_operator(op),
+                                        name);
   }
 }
 

@@ -86,6 +86,9 @@ TEST_F(Idioms, ComplexBoolAndWiderSums) {
 TEST_F(Idioms, CountsAndRanksByKey) {
   on_both_streams([](const auto& side) { check_counts_and_ranks_by_key(side); });
 }
+TEST_F(Idioms, NonConstCallOperators) {
+  on_both_streams([](const auto& side) { check_non_const_call_operators(side); });
+}
 
 // ---------------------------------------------------------------------------
 // Extended __device__ lambdas, capturing, as operators of every GPU entry

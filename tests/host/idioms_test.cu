@@ -47,6 +47,7 @@ TYPED_TEST(HostIdioms, ThrustFunctors) { check_thrust_functors(this->side); }
 TYPED_TEST(HostIdioms, ReversedGatheredAndTransformedOutputs) { check_reversed_gathered_and_transformed(this->side); }
 TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
 TYPED_TEST(HostIdioms, CountsAndRanksByKey) { check_counts_and_ranks_by_key(this->side); }
+TYPED_TEST(HostIdioms, NonConstCallOperators) { check_non_const_call_operators(this->side); }
 
 }  // namespace
 }  // namespace cascade_test

@@ -137,5 +137,38 @@ TEST(Traits, StdFunctorsRunAsTheirCudaStdTwins) {
   EXPECT_EQ(device_operator(compose{})(affine{2, 1}, affine{3, 0}), (compose{}(affine{2, 1}, affine{3, 0})));
 }
 
+// A user's operator whose call operator is not const, with its traits
+// declared: a GPU policy holds it mutable (the kernels call through const
+// objects) and it keeps its commutativity and identity.
+struct larger_not_const {
+  int operator()(int a, int b) { return a < b ? b : a; }
+};
+
+}  // namespace
+}  // namespace cascade_test
+
+template <>
+struct cascade::is_commutative<cascade_test::larger_not_const> : std::true_type {};
+template <>
+struct cascade::identity_element<cascade_test::larger_not_const, int> {
+  static constexpr int value() { return -1000; }
+};
+
+namespace cascade_test {
+namespace {
+
+TEST(Traits, NonConstCallOperatorsAreHeldMutableWithTheirTraits) {
+  using cascade::detail::device_operator;
+  const auto op = device_operator(larger_not_const{});
+  using held = std::decay_t<decltype(op)>;
+  static_assert(std::is_same_v<held, cascade::detail::mutable_call<larger_not_const>>);
+  static_assert(is_commutative_v<held> && has_identity_v<held, int>);
+  static_assert(std::is_same_v<decltype(device_operator(cascade::monoid(larger_not_const{}, 0))),
+                               cascade::monoid_t<held, int>>);
+  EXPECT_EQ(op(3, 5), 5);  // called through a const object
+  EXPECT_EQ(cascade::detail::identity_of<int>(op), -1000);
+  EXPECT_EQ(device_operator(cascade::monoid(larger_not_const{}, 0))(7, 2), 7);
+}
+
 }  // namespace
 }  // namespace cascade_test
