@@ -9,6 +9,7 @@
 #include <cascade/detail/util/math.cuh>
 
 #include <cstdint>
+#include <exception>
 #include <iterator>
 #include <optional>
 #include <vector>
@@ -37,13 +38,41 @@ struct chunking {
   std::int64_t end(int c) const { return n * (c + 1) / chunks; }
 };
 
+// What the iterations of a parallel loop throw (the user's operator may):
+// an exception must not leave an OpenMP region, which would end the
+// process, so each iteration's is caught and one of them is rethrown on the
+// calling thread once the loop is done, as cascade::seq lets it through.
+// Outputs may then be partly written, as with std's algorithms.
+class caught_in_loop {
+ public:
+  template <class F>
+  void run(F&& f) noexcept {
+    try {
+      f();
+    } catch (...) {
+#ifdef _OPENMP
+#pragma omp critical(cascade_caught_in_loop)
+#endif
+      if (!failure_) failure_ = std::current_exception();
+    }
+  }
+  void rethrow() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  std::exception_ptr failure_;
+};
+
 // Runs body(c) for every chunk c, one chunk per thread.
 template <class Body>
 void for_each_chunk(const chunking& plan, Body body) {
+  caught_in_loop caught;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static, 1) num_threads(plan.chunks)
 #endif
-  for (int c = 0; c < plan.chunks; ++c) body(c);
+  for (int c = 0; c < plan.chunks; ++c) caught.run([&] { body(c); });
+  caught.rethrow();
 }
 
 template <class It, class T, class Op>

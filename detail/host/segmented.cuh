@@ -184,20 +184,24 @@ void for_each_segment(std::int64_t segments, Begin begin, One one, Whole whole) 
   const int threads = Parallel ? thread_count(items + segments) : 1;
   const std::int64_t share = std::max<std::int64_t>(items / threads, kParallelThreshold);
   std::vector<std::int64_t> long_ones;
+  caught_in_loop caught;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 256) if (threads > 1)
 #endif
   for (std::int64_t j = 0; j < segments; ++j) {
-    const std::int64_t b = begin(j), e = begin(j + 1);
-    if (threads == 1 || e - b < share) {
-      one(j, b, e);
-    } else {
+    caught.run([&] {
+      const std::int64_t b = begin(j), e = begin(j + 1);
+      if (threads == 1 || e - b < share) {
+        one(j, b, e);
+      } else {
 #ifdef _OPENMP
 #pragma omp critical(cascade_long_segments)
 #endif
-      long_ones.push_back(j);
-    }
+        long_ones.push_back(j);
+      }
+    });
   }
+  caught.rethrow();
   for (const std::int64_t j : long_ones) whole(j, begin(j), begin(j + 1));
 }
 

@@ -1,12 +1,15 @@
 // The host policies (cascade::seq, cascade::par) against the standard library:
 // every algorithm and overload, non-commutative operators, in place, empty
-// ranges, sizes past 2^31, the range check, and values that std takes but a
-// GPU does not (no default constructor, not trivially copyable) through
-// every entry point. These always run.
+// ranges, sizes past 2^31, the range check, values that std takes but a GPU
+// does not (no default constructor, not trivially copyable) through every
+// entry point, and an operator's exception reaching the caller. These always
+// run.
 
 #include "../segmented_reference.cuh"
 
 #include <thrust/iterator/counting_iterator.h>
+
+#include <cuda/std/functional>
 
 #include <numeric>
 #include <stdexcept>
@@ -254,6 +257,63 @@ TYPED_TEST(HostPolicy, ValuesWithoutDefaultConstructorMatchStd) {
                 },
                 [&] { ref_segmented_scan(v, offsets, want, op, &init, true); });
   }
+}
+
+// An operator that throws on one value: the exception reaches the caller on
+// both policies (cascade::par catches it inside its OpenMP loops, which it
+// must not leave, and rethrows it), and the next call runs as usual.
+struct add_unless_marked {
+  std::int64_t operator()(std::int64_t a, std::int64_t b) const {
+    if (b == 777777) throw std::overflow_error("marked value");
+    return a + b;
+  }
+};
+struct less_unless_marked {
+  bool operator()(std::int64_t a, std::int64_t b) const {
+    if (a == 777777 || b == 777777) throw std::overflow_error("marked value");
+    return a < b;
+  }
+};
+
+TYPED_TEST(HostPolicy, OperatorExceptionsReachTheCaller) {
+  const TypeParam policy{};
+  const std::int64_t n = 1 << 20;
+  std::vector<std::int64_t> v(n), out(n), keys(n), offsets;
+  std::iota(v.begin(), v.end(), std::int64_t{0});
+  for (std::int64_t i = 0; i < n; ++i) keys[i] = i / 100;
+  for (std::int64_t i = 0; i <= n; i += 1000) offsets.push_back(i);
+  offsets.push_back(n);
+  const add_unless_marked add;
+  using overflow = std::overflow_error;
+  EXPECT_THROW(cascade::reduce(policy, v.begin(), v.end(), std::int64_t{0}, add), overflow);
+  EXPECT_THROW(cascade::inclusive_scan(policy, v.begin(), v.end(), out.begin(), add), overflow);
+  EXPECT_THROW(cascade::exclusive_scan(policy, v.begin(), v.end(), out.begin(), std::int64_t{0}, add), overflow);
+  EXPECT_THROW(cascade::transform_reduce(policy, v.begin(), v.end(), std::int64_t{0}, add, cuda::std::identity{}),
+               overflow);
+  EXPECT_THROW(cascade::min_element(policy, v.begin(), v.end(), less_unless_marked{}), overflow);
+  EXPECT_THROW(cascade::minmax_element(policy, v.begin(), v.end(), less_unless_marked{}), overflow);
+  EXPECT_THROW(cascade::reduce_by_key(policy, keys.begin(), keys.end(), v.begin(), out.begin(), out.begin(),
+                                      std::equal_to<>{}, add),
+               overflow);
+  EXPECT_THROW(cascade::inclusive_scan_by_key(policy, keys.begin(), keys.end(), v.begin(), out.begin(),
+                                              std::equal_to<>{}, add),
+               overflow);
+  EXPECT_THROW(cascade::segmented_reduce(policy, v.begin(), offsets.begin(), offsets.end(), out.begin(),
+                                         std::int64_t{0}, add),
+               overflow);
+  EXPECT_THROW(cascade::segmented_inclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), out.begin(), add),
+               overflow);
+  // One segment of every item: cascade::par gives it all its threads.
+  const std::vector<std::int64_t> whole{0, n};
+  EXPECT_THROW(cascade::segmented_reduce(policy, v.begin(), whole.begin(), whole.end(), out.begin(), std::int64_t{0},
+                                         add),
+               overflow);
+
+  v[777777] = 0;  // unmarked: the same calls run through
+  EXPECT_EQ(cascade::reduce(policy, v.begin(), v.end(), std::int64_t{0}, add),
+            std::accumulate(v.begin(), v.end(), std::int64_t{0}));
+  cascade::inclusive_scan(policy, v.begin(), v.end(), out.begin(), add);
+  EXPECT_EQ(out.back(), std::accumulate(v.begin(), v.end(), std::int64_t{0}));
 }
 
 }  // namespace
