@@ -290,7 +290,9 @@ void check_key_predicate(const Side& side) {
 // ---------------------------------------------------------------------------
 // The extremes of structs by one field, with many ties: 3-byte pixels by
 // brightness, float3 and 16-byte particles by z, 40-byte records by one int
-// (item sizes that are not a power of two did not compile in minmax_element).
+// (item sizes that are not a power of two did not compile in minmax_element),
+// 256-byte samples by their key (a candidate wider than a status word; up
+// to 2^20 + 3 of them).
 // ---------------------------------------------------------------------------
 struct particle {
   float x, y, z;
@@ -315,10 +317,18 @@ struct by_brightness {
 struct by_height {
   __host__ __device__ bool operator()(const record& a, const record& b) const { return a.height < b.height; }
 };
+struct sample {
+  float key;
+  int history[63];
+};
+struct by_sample_key {
+  __host__ __device__ bool operator()(const sample& a, const sample& b) const { return a.key < b.key; }
+};
 
 template <class T, class Side, class Comp, class Make>
-void check_extremes_by(const Side& side, Comp comp, Make make) {
+void check_extremes_by(const Side& side, Comp comp, Make make, std::size_t max_n = std::size_t(-1)) {
   for (std::size_t n : kSizes) {
+    if (n > max_n) continue;
     for (int offset : {0, 1}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", offset " + std::to_string(offset));
       std::mt19937_64 rng(n + offset);
@@ -349,6 +359,14 @@ void check_extremes_of_structs(const Side& side) {
   check_extremes_by<record>(side, by_height{}, [](int key, int i) {
     return record{double(i), {i, -i, 3ll * i}, key, 0};
   });
+  check_extremes_by<sample>(
+      side, by_sample_key{},
+      [](int key, int i) {
+        sample s{float(key % 97), {}};
+        s.history[62] = i;
+        return s;
+      },
+      (1 << 20) + 3);
 }
 
 // ---------------------------------------------------------------------------
