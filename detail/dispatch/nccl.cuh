@@ -133,16 +133,16 @@ T nccl_reduce(const nccl_policy& policy, It first, It last, T init, Op op) {
 }
 
 template <class It, class OutIt, class AccT, class Op>
-OutIt nccl_scan(const nccl_policy& policy, It first, It last, OutIt out, Op op, scan_mode<AccT> mode,
+OutIt nccl_scan(const nccl_policy& policy, It first, It last, OutIt out, Op op, scan_request<AccT> request,
                 const char* name) {
   check_shard(first, last, name);
   if (first != last) check_device_accessible(out, name, "the output range");
-  const partial<AccT> carry = gather_and_fold(policy, first, last, op, partial<AccT>{mode.init, mode.has_init},
-                                              true, name);
+  const maybe<AccT> init = on_device(request.init);
+  const partial<AccT> carry = gather_and_fold(policy, first, last, op, partial<AccT>{init.value, init.has}, true, name);
   // Without init, rank 0 and ranks whose lower ranks hold nothing have no carry.
-  mode.init = carry.value;
-  mode.has_init = carry.has;
-  return scan(cascade::cuda.on(policy.stream()), first, last, out, op, mode, name);
+  if (carry.has) request.init = carry.value;
+  else request.init.reset();
+  return scan(cascade::cuda.on(policy.stream()), first, last, out, op, request, name);
 }
 
 }  // namespace cascade::detail

@@ -95,7 +95,7 @@ detail::value_t<It> reduce(const nccl_policy& policy, It first, It last) {
 template <class It, class OutIt, class BinaryOp>
 OutIt inclusive_scan(const nccl_policy& policy, It first, It last, OutIt d_first, BinaryOp op) {
   using acc_t = detail::value_t<It>;
-  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_mode<acc_t>{acc_t{}, false, false},
+  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_request<acc_t>{std::nullopt, false},
                            "cascade::inclusive_scan");
 }
 
@@ -106,13 +106,13 @@ OutIt inclusive_scan(const nccl_policy& policy, It first, It last, OutIt d_first
 
 template <class It, class OutIt, class BinaryOp, class T>
 OutIt inclusive_scan(const nccl_policy& policy, It first, It last, OutIt d_first, BinaryOp op, T init) {
-  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, false},
+  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_request<T>{init, false},
                            "cascade::inclusive_scan");
 }
 
 template <class It, class OutIt, class T, class BinaryOp>
 OutIt exclusive_scan(const nccl_policy& policy, It first, It last, OutIt d_first, T init, BinaryOp op) {
-  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_mode<T>{init, true, true},
+  return detail::nccl_scan(policy, first, last, d_first, op, detail::scan_request<T>{init, true},
                            "cascade::exclusive_scan");
 }
 
