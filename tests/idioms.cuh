@@ -669,7 +669,8 @@ void check_non_const_call_operators(const Side& side) {
     less_not_const less;
     std::vector<long long> squares(n), want(n), sums;
     std::transform(h.begin(), h.end(), squares.begin(), square_not_const{});
-    EXPECT_EQ(cascade::reduce(side.policy, d.begin(), d.end(), 5ll, add), std::accumulate(h.begin(), h.end(), 5ll, add));
+    EXPECT_EQ(cascade::reduce(side.policy, d.begin(), d.end(), 5ll, add),
+              std::accumulate(h.begin(), h.end(), 5ll, add));
     EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), 0ll, add, square_not_const{}),
               std::accumulate(squares.begin(), squares.end(), 0ll, add));
     EXPECT_EQ(cascade::transform_reduce(side.policy, d.begin(), d.end(), d.begin(), 0ll, add, product_not_const{}),
@@ -690,9 +691,11 @@ void check_non_const_call_operators(const Side& side) {
       EXPECT_EQ(side.get(out), want) << what;
     };
     std::inclusive_scan(h.begin(), h.end(), want.begin(), add, 0ll);
-    expect_out("inclusive_scan", [&] { cascade::inclusive_scan(side.policy, d.begin(), d.end(), out.begin(), add, 0ll); });
+    expect_out("inclusive_scan",
+               [&] { cascade::inclusive_scan(side.policy, d.begin(), d.end(), out.begin(), add, 0ll); });
     std::exclusive_scan(h.begin(), h.end(), want.begin(), 3ll, add);
-    expect_out("exclusive_scan", [&] { cascade::exclusive_scan(side.policy, d.begin(), d.end(), out.begin(), 3ll, add); });
+    expect_out("exclusive_scan",
+               [&] { cascade::exclusive_scan(side.policy, d.begin(), d.end(), out.begin(), 3ll, add); });
     std::inclusive_scan(squares.begin(), squares.end(), want.begin(), add);
     expect_out("transform_inclusive_scan", [&] {
       cascade::transform_inclusive_scan(side.policy, d.begin(), d.end(), out.begin(), add, square_not_const{});

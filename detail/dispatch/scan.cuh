@@ -68,8 +68,8 @@ OutIt scan(const Policy& policy, It first, It last, OutIt out, Op op, const scan
     const gpu_call call(policy, name);
     check_device_accessible(first, name, "the input range");
     check_device_accessible(out, name, "the output range");
-    scan_algorithm<strategy_t>::run(policy.strategy(), unwrap(first), n, unwrap(out), request.on_device(), device_operator(op),
-                                    policy.stream());
+    scan_algorithm<strategy_t>::run(policy.strategy(), unwrap(first), n, unwrap(out), request.on_device(),
+                                    device_operator(op), policy.stream());
     return out + n;
   }
 }

@@ -54,11 +54,13 @@ void cuda_scan_by_key(const cuda_policy<S>& policy, KeyIt keys, offset_t n, Valu
   const key_heads<unwrapped_t<KeyIt>, Pred> heads{unwrap(keys), n, pred};
   using out_t = unwrapped_t<OutIt>;
   if (init) {  // exclusive
-    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<true, out_t, T, Op>{unwrap(out), on_device(init), op},
-                              op, policy.stream());
+    masked_scan::run<bool, T>(heads, unwrap(values), n,
+                              masked_scan::scanned_values<true, out_t, T, Op>{unwrap(out), on_device(init), op}, op,
+                              policy.stream());
   } else {
-    masked_scan::run<bool, T>(heads, unwrap(values), n, masked_scan::scanned_values<false, out_t, T, Op>{unwrap(out), on_device(init), op},
-                              op, policy.stream());
+    masked_scan::run<bool, T>(heads, unwrap(values), n,
+                              masked_scan::scanned_values<false, out_t, T, Op>{unwrap(out), on_device(init), op}, op,
+                              policy.stream());
   }
 }
 
@@ -315,7 +317,8 @@ OutIt cuda_segmented_scan(const cuda_policy<S>& policy, ValueIt values, OffsetIt
                                   policy.stream());
       } else {
         masked_scan::run<bool, T>(heads, from, extent, max_n,
-                                  masked_scan::scanned_values<false, to_t, T, Op>{to, on_device(init), op}, op, policy.stream());
+                                  masked_scan::scanned_values<false, to_t, T, Op>{to, on_device(init), op}, op,
+                                  policy.stream());
       }
     });
   };

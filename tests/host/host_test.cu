@@ -226,7 +226,10 @@ TYPED_TEST(HostPolicy, ValuesWithoutDefaultConstructorMatchStd) {
                                              totals.begin(), std::equal_to<>{}, op);
     EXPECT_EQ(std::vector<held>(totals.begin(), ends.second), want_totals) << "reduce_by_key, n = " << n;
     expect_scan("inclusive_scan_by_key",
-                [&] { cascade::inclusive_scan_by_key(policy, keys.begin(), keys.end(), v.begin(), got.begin(), std::equal_to<>{}, op); },
+                [&] {
+                  cascade::inclusive_scan_by_key(policy, keys.begin(), keys.end(), v.begin(), got.begin(),
+                                                 std::equal_to<>{}, op);
+                },
                 [&] { ref_segmented_scan(v, runs, want, op, static_cast<const held*>(nullptr), false); });
     expect_scan("exclusive_scan_by_key",
                 [&] {
@@ -242,7 +245,10 @@ TYPED_TEST(HostPolicy, ValuesWithoutDefaultConstructorMatchStd) {
     cascade::segmented_reduce(policy, v.begin(), v.end(), 7, fixed_totals.begin(), init, op);
     EXPECT_EQ(fixed_totals, ref_segmented_reduce(v, sevens, init, op)) << "segmented_reduce, fixed size, n = " << n;
     expect_scan("segmented_inclusive_scan",
-                [&] { cascade::segmented_inclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), got.begin(), op); },
+                [&] {
+                  cascade::segmented_inclusive_scan(policy, v.begin(), offsets.begin(), offsets.end(), got.begin(),
+                                                    op);
+                },
                 [&] { ref_segmented_scan(v, offsets, want, op, static_cast<const held*>(nullptr), false); });
     expect_scan("segmented_inclusive_scan with init",
                 [&] {
