@@ -26,6 +26,8 @@
 // GPU results are bitwise identical run to run (the combination tree
 // depends on the keys and values only).
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -148,3 +150,5 @@ OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_l
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

@@ -11,6 +11,8 @@
 // pairwise loop). An empty range gives last ({last, last}). On a GPU policy
 // the call waits for its stream and returns iterators into the range.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/detail/dispatch/element.cuh>
@@ -52,3 +54,5 @@ std::pair<It, It> minmax_element(const Policy& policy, It first, It last) {
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

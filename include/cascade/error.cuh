@@ -3,6 +3,8 @@
 // names the call that failed and keeps the cudaError_t for programs that
 // branch on it.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -24,3 +26,5 @@ class cuda_error : public std::runtime_error {
 };
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

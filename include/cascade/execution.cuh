@@ -23,6 +23,8 @@
 // allocate_async / deallocate_async). Calls with it take every byte of device
 // memory they need from it and keep none between calls.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/detail/util/memory.cuh>
 
 #include <cuda_runtime_api.h>
@@ -162,3 +164,5 @@ template <class P>
 inline constexpr bool is_execution_policy_v = is_host_policy_v<P> || is_cuda_policy<P>::value;
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

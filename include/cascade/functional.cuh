@@ -8,6 +8,8 @@
 //   cascade::identity_element<Op,T>  trait; specialise it for your own operators
 //   cascade::is_commutative<Op>      trait; specialise it for your own operators
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cuda/functional>
 #include <cuda/std/functional>
 #include <cuda/std/limits>
@@ -358,3 +360,5 @@ constexpr auto device_operator(const commutative_t<Op>& c) {
 
 }  // namespace detail
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

@@ -18,6 +18,8 @@
 // the host for the ranks' partials; a scan's own pass is then stream-ordered.
 // Keep NVLink multicast off (NCCL_NVLS_ENABLE=0): see docs/distributed.md.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -122,3 +124,5 @@ OutIt exclusive_scan(const nccl_policy& policy, It first, It last, OutIt d_first
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

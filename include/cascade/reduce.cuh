@@ -14,6 +14,8 @@
 // returns on the host; reduce_into() writes *result in stream order and
 // returns at once.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -74,3 +76,5 @@ void reduce_into(const Policy& policy, It first, It last, OutIt result) {
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

@@ -16,6 +16,8 @@
 // later calls rebuild what they need. It must not run while another thread
 // is inside a cascade call.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/detail/util/context.cuh>
 #include <cascade/detail/util/result_slot.cuh>
 #include <cascade/detail/util/temporary.cuh>
@@ -51,3 +53,5 @@ inline resource_usage kept_resources() {
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

@@ -12,6 +12,8 @@
 // Accumulator (P0571): the input's value type without init, T with it.
 // On a GPU policy the scans are stream-ordered and return at once.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -75,3 +77,5 @@ OutIt exclusive_scan(const Policy& policy, It first, It last, OutIt d_first, T i
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

@@ -34,6 +34,8 @@
 // ascending. Scans may run in place (d_first == values_first). GPU results
 // are bitwise identical run to run.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -160,3 +162,5 @@ OutIt segmented_exclusive_scan(const Policy& policy, ValueIt values_first, Offse
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>

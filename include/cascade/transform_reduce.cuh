@@ -19,6 +19,8 @@
 // order, as reduce_into does, and may be captured in a graph; the scans are
 // stream-ordered and may run in place.
 
+#include <cascade/detail/util/deprecations_quiet_begin.cuh>
+
 #include <cascade/error.cuh>
 #include <cascade/execution.cuh>
 #include <cascade/functional.cuh>
@@ -102,3 +104,5 @@ OutIt transform_exclusive_scan(const Policy& policy, It first, It last, OutIt d_
 }
 
 }  // namespace cascade
+
+#include <cascade/detail/util/deprecations_quiet_end.cuh>
