@@ -29,6 +29,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
+#include <thrust/memory.h>
 #include <thrust/tuple.h>
 
 #include <algorithm>
@@ -42,6 +43,12 @@ namespace cascade_test::idioms {
 
 template <class Side, class T>
 using vector_of = typename Side::template vector<T>;
+
+// The items of a host or device vector, as a raw pointer.
+template <class V>
+auto raw(V& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
 
 inline std::vector<int> random_ints(std::size_t n, int below, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -528,6 +535,134 @@ void check_reversed_gathered_and_transformed(const Side& side) {
     EXPECT_EQ(side.get(out), want_by_key);
   }
 }
+
+#if CASCADE_HAS_CUDA_ITERATORS
+// ---------------------------------------------------------------------------
+// libcu++'s iterators, which CCCL 3.6 offers in place of Thrust's deprecated
+// ones: gathers (cuda::permutation_iterator, whose std::iterator_traits are
+// empty in C++17), every other item (cuda::strided_iterator), keys zipped from
+// two arrays (cuda::zip_iterator, in and out), outputs placed by their index
+// (cuda::tabulate_output_iterator), transformed (cuda::transform_output_iterator)
+// and dropped (cuda::discard_iterator).
+// ---------------------------------------------------------------------------
+template <class T>
+struct place_from_the_back {  // out[last - i] = v
+  T* out;
+  std::ptrdiff_t last;
+  __host__ __device__ void operator()(std::ptrdiff_t i, T v) const { out[last - i] = v; }
+};
+
+template <class Side>
+void check_libcuxx_iterators(const Side& side) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto h = random_ints(2 * n, 2001, n + 20);
+    const auto hk = run_keys(n, 20, n + 21), hk2 = run_keys(n, 7, n + 22);
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(n + 23));
+    const auto d = side.put(h), dk = side.put(hk), dk2 = side.put(hk2), d_order = side.put(order);
+    std::vector<int> gathered(n), strided(n);  // h[order[i]], h[2i]
+    for (std::size_t i = 0; i < n; ++i) gathered[i] = h[order[i]], strided[i] = h[2 * i];
+    const cuda::permutation_iterator perm(d.begin(), d_order.begin());
+    const cuda::strided_iterator every_other(d.begin(), 2);
+    const cuda::zip_iterator keys(dk.begin(), dk2.begin());
+    const std::ptrdiff_t last = std::ptrdiff_t(n) - 1;
+
+    EXPECT_EQ(cascade::reduce(side.policy, perm, perm + n, 0ll), std::accumulate(gathered.begin(), gathered.end(), 0ll));
+    EXPECT_EQ(cascade::reduce(side.policy, every_other, every_other + n, 0ll),
+              std::accumulate(strided.begin(), strided.end(), 0ll));
+    EXPECT_EQ(cascade::min_element(side.policy, every_other, every_other + n) - every_other,
+              std::min_element(strided.begin(), strided.end()) - strided.begin());
+    const auto extremes = cascade::minmax_element(side.policy, perm, perm + n);
+    const auto want_extremes = std::minmax_element(gathered.begin(), gathered.end());
+    EXPECT_EQ(extremes.first - perm, want_extremes.first - gathered.begin());
+    EXPECT_EQ(extremes.second - perm, want_extremes.second - gathered.begin());
+    EXPECT_EQ(cascade::transform_reduce(side.policy, perm, perm + n, every_other, 0ll),
+              std::transform_reduce(gathered.begin(), gathered.end(), strided.begin(), 0ll));
+
+    // Scans placed from the back by index, and doubled on the way out.
+    vector_of<Side, long long> out(n);
+    side.poison(out);
+    cascade::inclusive_scan(side.policy, every_other, every_other + n,
+                            cuda::tabulate_output_iterator(place_from_the_back<long long>{raw(out), last}),
+                            cuda::std::plus<>{}, 0ll);
+    side.sync();
+    std::vector<long long> want(n);
+    std::inclusive_scan(strided.begin(), strided.end(), want.rbegin(), std::plus<>{}, 0ll);
+    EXPECT_EQ(side.get(out), want);
+    side.poison(out);
+    cascade::exclusive_scan(side.policy, perm, perm + n, cuda::transform_output_iterator(out.begin(), twice{}), 7ll);
+    side.sync();
+    std::exclusive_scan(gathered.begin(), gathered.end(), want.begin(), 7ll);
+    for (auto& x : want) x *= 2;
+    EXPECT_EQ(side.get(out), want);
+    const auto dropped = cascade::inclusive_scan(side.policy, perm, perm + n, cuda::discard_iterator{});
+    EXPECT_TRUE(dropped == cuda::discard_iterator{} + std::ptrdiff_t(n));  // (CCCL 3.6's difference has its sign reversed)
+
+    // Keys zipped from two arrays: runs where both stay the same.
+    std::vector<std::pair<int, int>> pairs(n);
+    for (std::size_t i = 0; i < n; ++i) pairs[i] = {hk[i], hk2[i]};
+    const auto offsets = run_offsets(pairs);
+    const std::size_t runs = offsets.size() - 1;
+    std::vector<int> want_k1(runs), want_k2(runs);
+    std::vector<long long> want_sums(runs), want_by_key(n), want_by_key_excl(n);
+    for (std::size_t r = 0; r < runs; ++r) {
+      want_k1[r] = hk[offsets[r]], want_k2[r] = hk2[offsets[r]];
+      for (auto i = offsets[r]; i < offsets[r + 1]; ++i) {
+        want_by_key_excl[i] = 5 + want_sums[r];
+        want_sums[r] += gathered[i];
+        want_by_key[i] = i == offsets[r] ? strided[i] : want_by_key[i - 1] + strided[i];
+      }
+    }
+    vector_of<Side, int> k1(n), k2(n);
+    vector_of<Side, long long> sums(n);
+    side.poison(k1), side.poison(k2), side.poison(sums);
+    const auto ends = cascade::reduce_by_key(
+        side.policy, keys, keys + n, perm, cuda::zip_iterator(k1.begin(), k2.begin()),
+        cuda::tabulate_output_iterator(place_from_the_back<long long>{raw(sums), last}), cuda::std::equal_to<>{},
+        cuda::std::plus<long long>{});
+    ASSERT_EQ(std::size_t(ends.first - cuda::zip_iterator(k1.begin(), k2.begin())), runs);
+    const auto got_k1 = side.get(k1), got_k2 = side.get(k2);
+    const auto got_sums = side.get(sums);
+    EXPECT_EQ(std::vector<int>(got_k1.begin(), got_k1.begin() + runs), want_k1);
+    EXPECT_EQ(std::vector<int>(got_k2.begin(), got_k2.begin() + runs), want_k2);
+    EXPECT_EQ(std::vector<long long>(got_sums.rbegin(), got_sums.rbegin() + runs), want_sums);
+    side.poison(sums);
+    const auto sums_end = cascade::reduce_by_key(side.policy, keys, keys + n, perm, cuda::discard_iterator{},
+                                                 cuda::transform_output_iterator(sums.begin(), twice{}),
+                                                 cuda::std::equal_to<>{}, cuda::std::plus<long long>{});
+    EXPECT_EQ(sums_end.second - cuda::transform_output_iterator(sums.begin(), twice{}), std::ptrdiff_t(runs));
+    const auto doubled = side.get(sums);
+    for (std::size_t r = 0; r < runs; ++r) ASSERT_EQ(doubled[r], 2 * want_sums[r]) << "run " << r;
+    side.poison(out);
+    cascade::inclusive_scan_by_key(side.policy, keys, keys + n, every_other,
+                                   cuda::tabulate_output_iterator(place_from_the_back<long long>{raw(out), last}),
+                                   cuda::std::equal_to<>{}, cuda::std::plus<long long>{});
+    side.sync();
+    EXPECT_EQ(side.get(out), std::vector<long long>(want_by_key.rbegin(), want_by_key.rend()));
+    side.poison(out);
+    cascade::exclusive_scan_by_key(side.policy, keys, keys + n, perm, out.begin(), 5ll);
+    side.sync();
+    EXPECT_EQ(side.get(out), want_by_key_excl);
+
+    // The same runs as segments by offsets, whose values are gathered.
+    const auto d_offsets = side.put(offsets);
+    side.poison(sums);
+    cascade::segmented_reduce(side.policy, perm, d_offsets.begin(), d_offsets.end(),
+                              cuda::transform_output_iterator(sums.begin(), twice{}), 0ll, cuda::std::plus<>{});
+    side.sync();
+    const auto segment_sums = side.get(sums);
+    for (std::size_t r = 0; r < runs; ++r) ASSERT_EQ(segment_sums[r], 2 * want_sums[r]) << "segment " << r;
+    side.poison(out);
+    cascade::segmented_exclusive_scan(side.policy, perm, d_offsets.begin(), d_offsets.end(),
+                                      cuda::tabulate_output_iterator(place_from_the_back<long long>{raw(out), last}),
+                                      5ll);
+    side.sync();
+    EXPECT_EQ(side.get(out), std::vector<long long>(want_by_key_excl.rbegin(), want_by_key_excl.rend()));
+  }
+}
+#endif
 
 // ---------------------------------------------------------------------------
 // thrust::complex values, a bool accumulator (all_of by transform_reduce),

@@ -13,6 +13,7 @@
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
 #include <cuda.h>
+#include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 #include <cuda/std/version>
 
@@ -36,8 +37,20 @@ namespace cascade::detail {
 
 using offset_t = std::int64_t;
 
+// An iterator's value type: std::iterator_traits' where it has one, else
+// libcu++'s. C++17's std::iterator_traits is empty for an iterator without
+// all five nested types, as libcu++'s cuda::permutation_iterator (CCCL 3.6)
+// is; cuda::std::iterator_traits follows C++20 and finds its value type.
+template <class It, class = void>
+struct value_of {
+  using type = typename ::cuda::std::iterator_traits<It>::value_type;
+};
 template <class It>
-using value_t = typename std::iterator_traits<It>::value_type;
+struct value_of<It, std::void_t<typename std::iterator_traits<It>::value_type>> {
+  using type = typename std::iterator_traits<It>::value_type;
+};
+template <class It>
+using value_t = typename value_of<It>::type;
 
 // The decayed type of op(a, b). It is not the scans' accumulator: that is
 // the input's value type without init and init's type with it (P0571 as

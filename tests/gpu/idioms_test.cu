@@ -80,6 +80,13 @@ TEST_F(Idioms, ThrustFunctors) {
 TEST_F(Idioms, ReversedGatheredAndTransformedOutputs) {
   on_both_streams([](const auto& side) { check_reversed_gathered_and_transformed(side); });
 }
+TEST_F(Idioms, LibcuxxIterators) {
+#if CASCADE_HAS_CUDA_ITERATORS
+  on_both_streams([](const auto& side) { check_libcuxx_iterators(side); });
+#else
+  GTEST_SKIP() << "this CCCL has no cuda/iterator (CCCL 3.1 and later)";
+#endif
+}
 TEST_F(Idioms, ComplexBoolAndWiderSums) {
   on_both_streams([](const auto& side) { check_complex_bool_and_wider_sums(side); });
 }

@@ -45,6 +45,13 @@ TYPED_TEST(HostIdioms, ExtremesOfStructsByOneField) { check_extremes_of_structs(
 TYPED_TEST(HostIdioms, ScansOfPairsAndStructs) { check_scans_of_pairs_and_structs(this->side); }
 TYPED_TEST(HostIdioms, ThrustFunctors) { check_thrust_functors(this->side); }
 TYPED_TEST(HostIdioms, ReversedGatheredAndTransformedOutputs) { check_reversed_gathered_and_transformed(this->side); }
+TYPED_TEST(HostIdioms, LibcuxxIterators) {
+#if CASCADE_HAS_CUDA_ITERATORS
+  check_libcuxx_iterators(this->side);
+#else
+  GTEST_SKIP() << "this CCCL has no cuda/iterator (CCCL 3.1 and later)";
+#endif
+}
 TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
 TYPED_TEST(HostIdioms, CountsAndRanksByKey) { check_counts_and_ranks_by_key(this->side); }
 TYPED_TEST(HostIdioms, NonConstCallOperators) { check_non_const_call_operators(this->side); }
