@@ -85,10 +85,11 @@ _CCCL_SUPPRESS_DEPRECATED_POP
 template <class F, class It, class R, class V>
 struct computed_iterator<thrust::transform_iterator<F, It, R, V>> : computed_iterator<It> {};
 #if CASCADE_HAS_CUDA_ITERATORS
-// counting_iterator's trailing template parameters differ between C++17 and
-// C++20 builds; the pack takes either.
-template <class S, class D, int... Rest>
-std::true_type is_cuda_counting(const ::cuda::counting_iterator<S, D, Rest...>*);
+// counting_iterator has three more (defaulted) template parameters in C++17
+// builds than in C++20 ones, where a pack for them does not compile; naming
+// the first two matches both.
+template <class S, class D>
+std::true_type is_cuda_counting(const ::cuda::counting_iterator<S, D>*);
 std::false_type is_cuda_counting(const void*);
 template <class It>
 struct computed_iterator_cuda : decltype(is_cuda_counting(static_cast<const It*>(nullptr))) {};

@@ -34,7 +34,10 @@ set(cccl_flags "")
 if(CCCL_INCLUDE_DIR)
   set(cccl_flags -isystem "${CCCL_INCLUDE_DIR}")
 endif()
-step(${CUDA_COMPILER} -std=c++17 -arch=sm_${arch} ${cccl_flags} -I "${prefix}/include" -Werror all-warnings
+# C++20 here (the find_package build above is C++17, the target's minimum):
+# users build in both modes, and libcu++ declares some templates differently
+# in each (a header that compiled as C++17 failed as C++20 against CCCL 3.6).
+step(${CUDA_COMPILER} -std=c++20 -arch=sm_${arch} ${cccl_flags} -I "${prefix}/include" -Werror all-warnings
      "${SOURCE_DIR}/tests/package/consumer.cu" -o "${WORK_DIR}/consumer-plain")
 step("${WORK_DIR}/consumer-plain")
 message(STATUS "installed package consumed through find_package and plain nvcc")
