@@ -482,6 +482,10 @@ void check_reversed_gathered_and_transformed(const Side& side) {
     // The first smallest from the back: the last smallest from the front.
     EXPECT_EQ(cascade::min_element(side.policy, d.rbegin(), d.rend()) - d.rbegin(),
               std::min_element(r.begin(), r.end()) - r.begin());
+    const auto reversed_extremes = cascade::minmax_element(side.policy, d.rbegin(), d.rend());
+    const auto want_reversed_extremes = std::minmax_element(r.begin(), r.end());
+    EXPECT_EQ(reversed_extremes.first - d.rbegin(), want_reversed_extremes.first - r.begin());
+    EXPECT_EQ(reversed_extremes.second - d.rbegin(), want_reversed_extremes.second - r.begin());
     EXPECT_EQ(cascade::transform_reduce(side.policy, d.rbegin(), d.rend(), d.begin(), 0ll),
               std::transform_reduce(r.begin(), r.end(), h.begin(), 0ll));
 

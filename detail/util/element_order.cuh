@@ -300,7 +300,9 @@ struct to_minmax_pair {
   }
 #pragma nv_exec_check_disable
   __host__ __device__ minmax_state<value_t<It>, Index> operator()(offset_t k) const {
-    return summarize_pair<Index>(k, x[2 * k], x[2 * k + 1], comp);
+    // (T named: x[i] may be a proxy, e.g. a thrust::device_reference under
+    // cuda::permutation_iterator, whose copies in the state would not be values.)
+    return summarize_pair<Index, Comp, value_t<It>>(k, x[2 * k], x[2 * k + 1], comp);
   }
 };
 
