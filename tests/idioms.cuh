@@ -4,10 +4,10 @@
 // with the keys discarded, keys and values zipped from several arrays (keyed,
 // by offsets), a key predicate that groups unequal keys, the extremes of
 // structs by one field (ties included), scans of zipped values, Thrust's
-// functors, reverse, permutation and transform-output iterators, complex
-// values, a bool accumulator, sums wider than their items, counts and ranks
-// by key from constant and counting iterators, and function objects whose
-// call operator is not const.
+// functors, reverse, permutation and transform-output iterators, libcu++'s
+// iterators, __int128 values, complex values, a bool accumulator, sums wider
+// than their items, counts and ranks by key from constant and counting
+// iterators, and function objects whose call operator is not const.
 // References: the standard library on host copies, outputs poisoned first;
 // integer data, so that every association gives the same answer.
 //
@@ -667,6 +667,71 @@ void check_libcuxx_iterators(const Side& side) {
   }
 }
 #endif
+
+// ---------------------------------------------------------------------------
+// __int128 values (GCC's, which nvcc takes in device code): sums whose high
+// word matters, through the flat, keyed, segmented and element forms. The
+// sums wrap modulo 2^128 alike on every side, so every association agrees.
+// ---------------------------------------------------------------------------
+using int128 = __int128;
+
+// (Google Test cannot print an __int128: compared as their two halves.)
+inline std::vector<std::pair<std::int64_t, std::uint64_t>> halves(const std::vector<int128>& v) {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = {std::int64_t(v[i] >> 64), std::uint64_t(v[i])};
+  return out;
+}
+
+template <class Side>
+void check_int128_values(const Side& side) {
+  for_each_size(side, 2001, 31, [&](std::size_t n, const std::vector<int>& h, const auto&) {
+    std::vector<int128> w(n);  // x * 2^100 + x * 2^40 + i: every word in play
+    for (std::size_t i = 0; i < n; ++i) w[i] = (int128(h[i]) << 100) + (int128(h[i]) << 40) + int128(i);
+    const auto d = side.put(w);
+    const int128 init = int128(7) << 90;
+    const int128 sum = std::accumulate(w.begin(), w.end(), init);
+    EXPECT_TRUE(cascade::reduce(side.policy, d.begin(), d.end(), init) == sum);
+    vector_of<Side, int128> out(n);
+    side.poison(out);
+    cascade::inclusive_scan(side.policy, d.begin(), d.end(), out.begin());
+    side.sync();
+    std::vector<int128> want(n);
+    std::inclusive_scan(w.begin(), w.end(), want.begin());
+    EXPECT_EQ(halves(side.get(out)), halves(want));
+    side.poison(out);
+    cascade::exclusive_scan(side.policy, d.begin(), d.end(), out.begin(), init);
+    side.sync();
+    std::exclusive_scan(w.begin(), w.end(), want.begin(), init);
+    EXPECT_EQ(halves(side.get(out)), halves(want));
+    EXPECT_EQ(cascade::min_element(side.policy, d.begin(), d.end()) - d.begin(),
+              std::min_element(w.begin(), w.end()) - w.begin());
+    EXPECT_EQ(cascade::max_element(side.policy, d.begin(), d.end()) - d.begin(),
+              std::max_element(w.begin(), w.end()) - w.begin());
+
+    // Runs of keys, and segments of 5 (the last shorter).
+    const auto hk = run_keys(n, 9, n + 32);
+    const auto dk = side.put(hk);
+    const auto offsets = run_offsets(hk);
+    const std::size_t runs = offsets.size() - 1;
+    std::vector<int128> want_runs(runs);
+    for (std::size_t r = 0; r < runs; ++r) {
+      want_runs[r] = std::accumulate(w.begin() + offsets[r], w.begin() + offsets[r + 1], int128(0));
+    }
+    vector_of<Side, int> keys_out(n);
+    side.poison(out);
+    const auto ends = cascade::reduce_by_key(side.policy, dk.begin(), dk.end(), d.begin(), keys_out.begin(), out.begin());
+    ASSERT_EQ(std::size_t(ends.second - out.begin()), runs);
+    auto got = side.get(out);
+    EXPECT_EQ(halves(std::vector<int128>(got.begin(), got.begin() + runs)), halves(want_runs));
+    const std::size_t segments = (n + 4) / 5;
+    std::vector<int128> want_segments(segments, init);
+    for (std::size_t i = 0; i < n; ++i) want_segments[i / 5] += w[i];
+    side.poison(out);
+    cascade::segmented_reduce(side.policy, d.begin(), d.end(), 5, out.begin(), init, cuda::std::plus<>{});
+    got = side.get(out);
+    EXPECT_EQ(halves(std::vector<int128>(got.begin(), got.begin() + segments)), halves(want_segments));
+  });
+}
 
 // ---------------------------------------------------------------------------
 // thrust::complex values, a bool accumulator (all_of by transform_reduce),

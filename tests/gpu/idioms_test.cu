@@ -87,6 +87,9 @@ TEST_F(Idioms, LibcuxxIterators) {
   GTEST_SKIP() << "this CCCL has no cuda/iterator (CCCL 3.1 and later)";
 #endif
 }
+TEST_F(Idioms, Int128Values) {
+  on_both_streams([](const auto& side) { check_int128_values(side); });
+}
 TEST_F(Idioms, ComplexBoolAndWiderSums) {
   on_both_streams([](const auto& side) { check_complex_bool_and_wider_sums(side); });
 }

@@ -52,6 +52,7 @@ TYPED_TEST(HostIdioms, LibcuxxIterators) {
   GTEST_SKIP() << "this CCCL has no cuda/iterator (CCCL 3.1 and later)";
 #endif
 }
+TYPED_TEST(HostIdioms, Int128Values) { check_int128_values(this->side); }
 TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
 TYPED_TEST(HostIdioms, CountsAndRanksByKey) { check_counts_and_ranks_by_key(this->side); }
 TYPED_TEST(HostIdioms, NonConstCallOperators) { check_non_const_call_operators(this->side); }
