@@ -12,7 +12,7 @@
 #if defined(__NVCC__)
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1444   // "... was declared deprecated"
-#pragma nv_diag_suppress 20199  // (its device-code twin)
+#pragma nv_diag_suppress 20199  // (suppressed with it by CCCL's own headers too)
 #endif
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
