@@ -21,8 +21,10 @@ bool deprecated_iterators_on_the_gpu(int* d, int n) {
   bool ok = cascade::reduce(cascade::cuda, three, three + n, 0) == 3 * n;
   cascade::inclusive_scan(cascade::cuda, three, three + n, d);
   ok = ok && cascade::reduce(cascade::cuda, d, d + n, 0) == 3 * (n * (n + 1) / 2);
+  ok = ok && cudaMemset(d, 0, n * sizeof(int)) == cudaSuccess;  // (each result checked on fresh memory)
   cascade::inclusive_scan_by_key(cascade::cuda, three, three + n, three, d);
   ok = ok && cascade::reduce(cascade::cuda, d, d + n, 0) == 3 * (n * (n + 1) / 2);
+  ok = ok && cudaMemset(d, 0, n * sizeof(int)) == cudaSuccess;
   cascade::segmented_reduce(cascade::cuda, three, three + n, 10, d, 0, cuda::std::plus<>{});
   ok = ok && cascade::reduce(cascade::cuda, d, d + n / 10, 0) == 3 * n;
   ok = ok && cascade::min_element(cascade::cuda, three, three + n) == three;
