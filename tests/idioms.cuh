@@ -19,6 +19,8 @@
 #include "common.cuh"
 #include "segmented_reference.cuh"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <thrust/complex.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/constant_iterator.h>
@@ -731,6 +733,131 @@ void check_int128_values(const Side& side) {
     got = side.get(out);
     EXPECT_EQ(halves(std::vector<int128>(got.begin(), got.begin() + segments)), halves(want_segments));
   });
+}
+
+// ---------------------------------------------------------------------------
+// 16-bit floats (__half, __nv_bfloat16), the values of mixed-precision
+// programs, through every engine: 2-byte items in tiles cut for 4-byte ones.
+// The values step a walk that stays in [-8, 8], so that every sum of a
+// range is an integer of magnitude 16 or less, exact in either format: any
+// association gives the same result, and an item misplaced or read twice
+// shows. Compared as floats.
+// ---------------------------------------------------------------------------
+inline std::vector<float> bounded_walk_steps(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<float> steps(n);
+  int at = 0;
+  for (auto& x : steps) {
+    int step = int(rng() % 3) - 1;
+    if (at + step > 8 || at + step < -8) step = -step;
+    at += step;
+    x = float(step);
+  }
+  return steps;
+}
+
+template <class H>
+std::vector<float> as_floats(const std::vector<H>& v, std::size_t count) {
+  std::vector<float> f(count);
+  for (std::size_t i = 0; i < count; ++i) f[i] = float(v[i]);
+  return f;
+}
+
+struct negate_16 {
+  template <class H>
+  __host__ __device__ H operator()(const H& x) const { return H(-float(x)); }
+};
+
+template <class H, class Side>
+void check_16_bit_floats(const Side& side) {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto f = bounded_walk_steps(n, n + 53);
+    std::vector<H> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = H(f[i]);
+    const auto d = side.put(h);
+    const H init = H(3.0f);
+    const auto sum_of = [&](std::size_t a, std::size_t b) { return std::accumulate(f.begin() + a, f.begin() + b, 0.0f); };
+    const float total = sum_of(0, n);
+    EXPECT_EQ(float(cascade::reduce(side.policy, d.begin(), d.end(), init)), 3.0f + total);
+    EXPECT_EQ(float(cascade::transform_reduce(side.policy, d.begin(), d.end(), init, cuda::std::plus<>{}, negate_16{})),
+              3.0f - total);
+
+    vector_of<Side, H> out(n);
+    std::vector<float> want(n);
+    // A float accumulator, as mixed-precision programs keep: the operator
+    // names it (float + __half is ambiguous in CUDA's headers, so the default
+    // plus<> fails to compile, as std::reduce does on the same values).
+    EXPECT_EQ(cascade::reduce(side.policy, d.begin(), d.end(), 0.5f, cuda::std::plus<float>{}), 0.5f + total);
+    vector_of<Side, float> wide(n);
+    side.poison(wide);
+    cascade::exclusive_scan(side.policy, d.begin(), d.end(), wide.begin(), 0.5f, cuda::std::plus<float>{});
+    std::exclusive_scan(f.begin(), f.end(), want.begin(), 0.5f);
+    EXPECT_EQ(side.get(wide), want);
+    side.poison(out);
+    cascade::inclusive_scan(side.policy, d.begin(), d.end(), out.begin());
+    std::inclusive_scan(f.begin(), f.end(), want.begin());
+    EXPECT_EQ(as_floats(side.get(out), n), want);
+    side.poison(out);
+    cascade::exclusive_scan(side.policy, d.begin(), d.end(), out.begin(), init);
+    std::exclusive_scan(f.begin(), f.end(), want.begin(), 3.0f);
+    EXPECT_EQ(as_floats(side.get(out), n), want);
+    // Ties: std's first smallest, first largest, and last largest.
+    EXPECT_EQ(cascade::min_element(side.policy, d.begin(), d.end()) - d.begin(), std::min_element(f.begin(), f.end()) - f.begin());
+    EXPECT_EQ(cascade::max_element(side.policy, d.begin(), d.end()) - d.begin(), std::max_element(f.begin(), f.end()) - f.begin());
+    const auto mm = cascade::minmax_element(side.policy, d.begin(), d.end());
+    EXPECT_EQ(mm.second - d.begin(), std::minmax_element(f.begin(), f.end()).second - f.begin());
+
+    // Runs of keys, and segments by the runs' offsets and of 7 items.
+    const auto hk = run_keys(n, 9, n + 54);
+    const auto dk = side.put(hk);
+    const auto offsets = run_offsets(hk);
+    const auto d_offsets = side.put(offsets);
+    const std::size_t runs = offsets.size() - 1;
+    std::vector<float> want_runs(runs), want_from_init(runs);
+    for (std::size_t r = 0; r < runs; ++r) {
+      want_runs[r] = sum_of(offsets[r], offsets[r + 1]);
+      want_from_init[r] = 3.0f + want_runs[r];
+    }
+    vector_of<Side, int> keys_out(n);
+    side.poison(out);
+    const auto ends = cascade::reduce_by_key(side.policy, dk.begin(), dk.end(), d.begin(), keys_out.begin(), out.begin());
+    ASSERT_EQ(std::size_t(ends.second - out.begin()), runs);
+    EXPECT_EQ(as_floats(side.get(out), runs), want_runs);
+    side.poison(out);
+    cascade::segmented_reduce(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init,
+                              cuda::std::plus<>{});
+    EXPECT_EQ(as_floats(side.get(out), runs), want_from_init);
+    const std::size_t sevens = (n + 6) / 7;
+    std::vector<float> want_sevens(sevens);
+    for (std::size_t k = 0; k < sevens; ++k) want_sevens[k] = 3.0f + sum_of(7 * k, std::min(n, 7 * k + 7));
+    side.poison(out);
+    cascade::segmented_reduce(side.policy, d.begin(), d.end(), 7, out.begin(), init, cuda::std::plus<>{});
+    EXPECT_EQ(as_floats(side.get(out), sevens), want_sevens);
+
+    // Scans restarted at each run: by key and by the same runs' offsets.
+    std::vector<float> want_in(n), want_ex(n);
+    for (std::size_t r = 0; r < runs; ++r) {
+      float acc = 0.0f;
+      for (auto i = offsets[r]; i < offsets[r + 1]; ++i) {
+        want_ex[i] = 3.0f + acc;
+        acc += f[i];
+        want_in[i] = acc;
+      }
+    }
+    side.poison(out);
+    cascade::inclusive_scan_by_key(side.policy, dk.begin(), dk.end(), d.begin(), out.begin());
+    EXPECT_EQ(as_floats(side.get(out), n), want_in);
+    side.poison(out);
+    cascade::exclusive_scan_by_key(side.policy, dk.begin(), dk.end(), d.begin(), out.begin(), init);
+    EXPECT_EQ(as_floats(side.get(out), n), want_ex);
+    side.poison(out);
+    cascade::segmented_inclusive_scan(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin());
+    EXPECT_EQ(as_floats(side.get(out), n), want_in);
+    side.poison(out);
+    cascade::segmented_exclusive_scan(side.policy, d.begin(), d_offsets.begin(), d_offsets.end(), out.begin(), init);
+    EXPECT_EQ(as_floats(side.get(out), n), want_ex);
+  }
 }
 
 // ---------------------------------------------------------------------------

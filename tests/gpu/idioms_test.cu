@@ -87,6 +87,12 @@ TEST_F(Idioms, LibcuxxIterators) {
   GTEST_SKIP() << "this CCCL has no cuda/iterator (CCCL 3.1 and later)";
 #endif
 }
+TEST_F(Idioms, HalfValues) {
+  on_both_streams([](const auto& side) { check_16_bit_floats<__half>(side); });
+}
+TEST_F(Idioms, Bfloat16Values) {
+  on_both_streams([](const auto& side) { check_16_bit_floats<__nv_bfloat16>(side); });
+}
 TEST_F(Idioms, Int128Values) {
   on_both_streams([](const auto& side) { check_int128_values(side); });
 }
