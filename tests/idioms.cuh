@@ -861,6 +861,92 @@ void check_16_bit_floats(const Side& side) {
 }
 
 // ---------------------------------------------------------------------------
+// 1- and 2-byte keys and values in the keyed and segmented engines: stream
+// compaction's indices (an exclusive scan of uint8_t flags into int from 0),
+// reduce_by_key over uint8_t labels and int16_t values, scans by int16_t
+// keys of uint8_t counts, segments of int8_t values summed into int, and
+// the smallest int8_t. Wrapping is avoided by the sizes of the runs.
+// ---------------------------------------------------------------------------
+template <class Side>
+void check_narrow_keys_and_values(const Side& side) {
+  for_each_size(side, 3, 61, [&](std::size_t n, const std::vector<int>& h, const auto&) {
+    std::vector<std::uint8_t> flags(n);
+    std::vector<std::int8_t> small(n);  // -1 .. 1
+    for (std::size_t i = 0; i < n; ++i) {
+      flags[i] = std::uint8_t(h[i] > 0);
+      small[i] = std::int8_t(h[i]);
+    }
+    const auto d_flags = side.put(flags);
+    const auto d_small = side.put(small);
+    vector_of<Side, int> index(n);
+    side.poison(index);
+    cascade::exclusive_scan(side.policy, d_flags.begin(), d_flags.end(), index.begin(), 0);
+    std::vector<int> want_index(n);
+    std::exclusive_scan(flags.begin(), flags.end(), want_index.begin(), 0);
+    EXPECT_EQ(side.get(index), want_index);
+    EXPECT_EQ(cascade::min_element(side.policy, d_small.begin(), d_small.end()) - d_small.begin(),
+              std::min_element(small.begin(), small.end()) - small.begin());
+
+    // Runs of at most 9 keys; uint8_t labels wrap at 256 runs, so neighbours differ.
+    const auto run = run_keys(n, 9, n + 62);
+    std::vector<std::uint8_t> labels(n);
+    std::vector<std::int16_t> keys16(n), values16(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      labels[i] = std::uint8_t(run[i]);
+      keys16[i] = std::int16_t(run[i] % 30000);
+      values16[i] = std::int16_t(small[i]);
+    }
+    const auto offsets = run_offsets(run);
+    const std::size_t runs = offsets.size() - 1;
+    const auto d_labels = side.put(labels);
+    const auto d_keys16 = side.put(keys16);
+    const auto d_values16 = side.put(values16);
+    const auto d_offsets = side.put(offsets);
+    std::vector<std::uint8_t> want_labels(runs);
+    std::vector<std::int16_t> want_sums(runs);
+    std::vector<int> want_wide(runs);
+    for (std::size_t r = 0; r < runs; ++r) {
+      want_labels[r] = labels[offsets[r]];
+      want_sums[r] = std::int16_t(std::accumulate(values16.begin() + offsets[r], values16.begin() + offsets[r + 1], 0));
+      want_wide[r] = 5 + std::accumulate(small.begin() + offsets[r], small.begin() + offsets[r + 1], 0);
+    }
+    vector_of<Side, std::uint8_t> labels_out(n);
+    vector_of<Side, std::int16_t> sums(n);
+    side.poison(labels_out);
+    side.poison(sums);
+    const auto ends = cascade::reduce_by_key(side.policy, d_labels.begin(), d_labels.end(), d_values16.begin(),
+                                             labels_out.begin(), sums.begin());
+    ASSERT_EQ(std::size_t(ends.first - labels_out.begin()), runs);
+    ASSERT_EQ(std::size_t(ends.second - sums.begin()), runs);
+    auto got_labels = side.get(labels_out);
+    auto got_sums = side.get(sums);
+    EXPECT_EQ(std::vector<std::uint8_t>(got_labels.begin(), got_labels.begin() + runs), want_labels);
+    EXPECT_EQ(std::vector<std::int16_t>(got_sums.begin(), got_sums.begin() + runs), want_sums);
+
+    vector_of<Side, int> wide(n);
+    side.poison(wide);
+    cascade::segmented_reduce(side.policy, d_small.begin(), d_offsets.begin(), d_offsets.end(), wide.begin(), 5,
+                              cuda::std::plus<>{});
+    auto got_wide = side.get(wide);
+    EXPECT_EQ(std::vector<int>(got_wide.begin(), got_wide.begin() + runs), want_wide);
+
+    // Counts of flags restarted at each run, by int16_t keys and by the runs' offsets.
+    std::vector<std::uint8_t> want_counts(n);
+    for (std::size_t r = 0; r < runs; ++r) {
+      std::uint8_t acc = 0;
+      for (auto i = offsets[r]; i < offsets[r + 1]; ++i) want_counts[i] = acc = std::uint8_t(acc + flags[i]);
+    }
+    vector_of<Side, std::uint8_t> counts(n);
+    side.poison(counts);
+    cascade::inclusive_scan_by_key(side.policy, d_keys16.begin(), d_keys16.end(), d_flags.begin(), counts.begin());
+    EXPECT_EQ(side.get(counts), want_counts);
+    side.poison(counts);
+    cascade::segmented_inclusive_scan(side.policy, d_flags.begin(), d_offsets.begin(), d_offsets.end(), counts.begin());
+    EXPECT_EQ(side.get(counts), want_counts);
+  });
+}
+
+// ---------------------------------------------------------------------------
 // thrust::complex values, a bool accumulator (all_of by transform_reduce),
 // a count by transform_reduce, and offsets accumulated wider than the counts
 // (exclusive_scan into long long from int counts, init 0ll: past 2^31).

@@ -93,6 +93,9 @@ TEST_F(Idioms, HalfValues) {
 TEST_F(Idioms, Bfloat16Values) {
   on_both_streams([](const auto& side) { check_16_bit_floats<__nv_bfloat16>(side); });
 }
+TEST_F(Idioms, NarrowKeysAndValues) {
+  on_both_streams([](const auto& side) { check_narrow_keys_and_values(side); });
+}
 TEST_F(Idioms, Int128Values) {
   on_both_streams([](const auto& side) { check_int128_values(side); });
 }

@@ -54,6 +54,7 @@ TYPED_TEST(HostIdioms, LibcuxxIterators) {
 }
 TYPED_TEST(HostIdioms, HalfValues) { check_16_bit_floats<__half>(this->side); }
 TYPED_TEST(HostIdioms, Bfloat16Values) { check_16_bit_floats<__nv_bfloat16>(this->side); }
+TYPED_TEST(HostIdioms, NarrowKeysAndValues) { check_narrow_keys_and_values(this->side); }
 TYPED_TEST(HostIdioms, Int128Values) { check_int128_values(this->side); }
 TYPED_TEST(HostIdioms, ComplexBoolAndWiderSums) { check_complex_bool_and_wider_sums(this->side); }
 TYPED_TEST(HostIdioms, CountsAndRanksByKey) { check_counts_and_ranks_by_key(this->side); }
