@@ -188,8 +188,11 @@ std::pair<offset_t, offset_t> offset_ends(OffsetIt offsets, offset_t segments, c
 // memory the driver gives no range for).
 template <class Tuning, class ValueIt, class AnySize>
 offset_t bounded_segmented_items(ValueIt values, AnySize any_size) {
-  const offset_t bound = items_to_allocation_end_of(values);
-  return bound <= bounded_grid_max_tiles * segmented_tile_items<Tuning> || any_size() ? bound : 0;
+  // Memory mapped piece by piece is looked up no further than a grid can use.
+  const offset_t most = bounded_grid_max_tiles * segmented_tile_items<Tuning>;
+  const offset_t bound = items_to_allocation_end_of(values, most + 1);
+  if (bound <= most) return bound;
+  return any_size() ? items_to_allocation_end_of(values) : 0;
 }
 
 // Refuses offsets that end past the values' allocation (`bound` items).

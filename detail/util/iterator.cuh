@@ -26,8 +26,10 @@
 #endif
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -182,18 +184,51 @@ inline bool driver_knows_pointer(const void* p) {
   return query(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS;
 }
 
-// How many values fit from p to the end of the CUDA allocation that holds
-// it (the driver's address range: device, managed or page-locked memory), a
-// bound on any array that begins at p; 0 where the driver gives none.
+// How many values fit from p to the end of the memory that holds it (device,
+// managed or page-locked), a bound on any array that begins at p; 0 where
+// the driver knows none. One query of the pointer's range and the mapping
+// under it: for an allocation (cudaMalloc, a pool, managed or page-locked
+// memory) the range is the allocation and lies within one mapping. Memory
+// mapped through the virtual memory API (cuMemMap: PyTorch's expandable
+// segments, allocators that grow in place) reports the whole reserved range
+// instead, of which only some pieces may be mapped, each a mapping of its own
+// (cuMemGetAddressRange reports that piece alone, which bounded an array
+// over several pieces short: the segmented forms then wrote nothing). There
+// the bound runs through the pieces mapped, readable, one after another from
+// p, a query each, until it holds `enough` items.
 template <class T>
-offset_t items_to_allocation_end(const T* p) {
-  using range_t = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
-  static const range_t range = driver_entry<range_t>("cuMemGetAddressRange");
-  CUdeviceptr base = 0;
-  std::size_t bytes = 0;
+offset_t items_to_allocation_end(const T* p, offset_t enough = std::numeric_limits<offset_t>::max()) {
+  using attributes_t = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
+  static const attributes_t attributes = driver_entry<attributes_t>("cuPointerGetAttributes");
+  if (attributes == nullptr) return 0;
+  // Unknown pointers give zeros, not an error.
+  CUdeviceptr start = 0, piece = 0;
+  std::size_t bytes = 0, piece_bytes = 0;
+  CUpointer_attribute range_asked[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+                                       CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, CU_POINTER_ATTRIBUTE_MAPPING_SIZE};
+  void* range_got[] = {&start, &bytes, &piece, &piece_bytes};
   const auto at = reinterpret_cast<CUdeviceptr>(p);
-  if (range == nullptr || range(&base, &bytes, at) != CUDA_SUCCESS || at < base || at >= base + bytes) return 0;
-  return static_cast<offset_t>((base + bytes - at) / sizeof(T));
+  if (attributes(4, range_asked, range_got, at) != CUDA_SUCCESS || at < start || at >= start + bytes ||
+      piece_bytes == 0) {
+    return 0;
+  }
+  const CUdeviceptr range_end = start + bytes;
+  CUdeviceptr end = piece + piece_bytes;
+  while (end < range_end && static_cast<offset_t>((end - at) / sizeof(T)) < enough) {
+    int mapped = 0;
+    unsigned access = 0;
+    piece = 0;
+    piece_bytes = 0;
+    CUpointer_attribute piece_asked[] = {CU_POINTER_ATTRIBUTE_MAPPED, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS,
+                                         CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, CU_POINTER_ATTRIBUTE_MAPPING_SIZE};
+    void* piece_got[] = {&mapped, &access, &piece, &piece_bytes};
+    if (attributes(4, piece_asked, piece_got, end) != CUDA_SUCCESS || !mapped ||
+        (access & CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ) == 0 || piece != end || piece_bytes == 0) {
+      break;
+    }
+    end += piece_bytes;
+  }
+  return static_cast<offset_t>((std::min(end, range_end) - at) / sizeof(T));
 }
 // Whether an iterator reads one array, value i at item i: a pointer, or a
 // transform iterator over one.
@@ -205,10 +240,10 @@ constexpr bool reads_an_array() {
 }
 // The same bound for such an iterator (0 for others).
 template <class It>
-offset_t items_to_allocation_end_of(It it) {
+offset_t items_to_allocation_end_of(It it, offset_t enough = std::numeric_limits<offset_t>::max()) {
   auto raw = unwrap(it);
-  if constexpr (is_transform<decltype(raw)>::value) return items_to_allocation_end_of(raw.base());
-  else if constexpr (std::is_pointer_v<decltype(raw)>) return items_to_allocation_end(raw);
+  if constexpr (is_transform<decltype(raw)>::value) return items_to_allocation_end_of(raw.base(), enough);
+  else if constexpr (std::is_pointer_v<decltype(raw)>) return items_to_allocation_end(raw, enough);
   else return 0;
 }
 

@@ -1,13 +1,15 @@
 // cascade in a real process: device resets, stream capture in every mode,
 // host threads sharing streams, streams by the thousand, a stream's handle
 // reused while its work runs, out-of-memory and recovery, caller-supplied
-// memory, libcu++'s iterators, several GPUs.
+// memory, libcu++'s iterators, arrays over pieces of virtual memory, several
+// GPUs.
 // Results are checked against the standard library on random inputs, outputs
 // poisoned first. (The process's first call inside a capture needs a fresh
 // process: first_call_in_capture_test.cu; value types of up to 1 KB:
 // large_values.cuh.)
 
 #include "harness.cuh"
+#include "../segmented_reference.cuh"
 
 #include <cascade/cascade.cuh>
 
@@ -18,6 +20,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cuda/stream_ref>
+#include <cuda.h>
 
 #include <algorithm>
 #include <atomic>
@@ -569,6 +572,173 @@ TEST_F(Robustness, LibcuxxIterators) {
   }
 }
 #endif
+
+// ------------------------------------------- virtual memory mappings ------
+
+// Device memory mapped piece by piece into one reserved range through the
+// virtual memory API (cuMemCreate, cuMemMap), as PyTorch's expandable segments
+// and allocators that grow in place make it. The driver reports each piece
+// as a range of its own and the reservation as the pointer's range; the
+// segmented forms size their grids by the memory behind the values.
+template <class Fn>
+Fn driver_function(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  CASCADE_TEST_CUDA(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess) throw std::runtime_error(std::string("no driver entry point ") + name);
+  return reinterpret_cast<Fn>(fn);
+}
+// Calls the driver's `fn` (looked up once), throwing where it fails.
+#define CASCADE_TEST_DRIVER(fn, ...)                                                                    \
+  do {                                                                                                  \
+    static const auto f = driver_function<decltype(&fn)>(#fn);                                          \
+    if (const CUresult status = f(__VA_ARGS__); status != CUDA_SUCCESS) {                               \
+      throw std::runtime_error(std::string(#fn) + " failed: " + std::to_string(static_cast<int>(status))); \
+    }                                                                                                   \
+  } while (0)
+
+// A reservation of `granules` granules whose first pieces (granule counts in
+// `readable`) are mapped, each its own allocation, readable and writable from
+// device 0; then one granule mapped that the device may not access; the rest
+// reserved only.
+struct mapped_pieces {
+  CUdeviceptr base = 0;
+  std::size_t granule = 0, reserved = 0, readable_bytes = 0;
+  std::vector<std::pair<CUdeviceptr, std::size_t>> maps;
+  std::vector<CUmemGenericAllocationHandle> handles;
+
+  mapped_pieces(const std::vector<int>& readable, int granules) {
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 0;
+    CASCADE_TEST_DRIVER(cuMemGetAllocationGranularity, &granule, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+    reserved = granule * granules;
+    CASCADE_TEST_DRIVER(cuMemAddressReserve, &base, reserved, 0, 0, 0);
+    CUdeviceptr at = base;
+    auto map = [&](std::size_t bytes) {
+      CUmemGenericAllocationHandle h = 0;
+      CASCADE_TEST_DRIVER(cuMemCreate, &h, bytes, &prop, 0);
+      handles.push_back(h);
+      CASCADE_TEST_DRIVER(cuMemMap, at, bytes, 0, h, 0);
+      maps.push_back({at, bytes});
+      at += bytes;
+    };
+    for (int g : readable) map(granule * g);
+    readable_bytes = at - base;
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    CASCADE_TEST_DRIVER(cuMemSetAccess, base, readable_bytes, &access, 1);
+    map(granule);  // no access granted
+  }
+  ~mapped_pieces() {
+    (void)cudaDeviceSynchronize();
+    try {
+      for (auto [at, bytes] : maps) CASCADE_TEST_DRIVER(cuMemUnmap, at, bytes);
+      for (auto h : handles) CASCADE_TEST_DRIVER(cuMemRelease, h);
+      CASCADE_TEST_DRIVER(cuMemAddressFree, base, reserved);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+};
+
+struct doubled {
+  __host__ __device__ int operator()(int x) const { return 2 * x; }
+};
+
+TEST_F(Robustness, ArraysOverPiecesOfVirtualMemory) {
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  CUdevice device = 0;
+  int supported = 0;
+  CASCADE_TEST_DRIVER(cuDeviceGet, &device, 0);
+  CASCADE_TEST_DRIVER(cuDeviceGetAttribute, &supported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, device);
+  if (!supported) GTEST_SKIP() << "the device has no virtual memory management";
+  // Pieces of 1, 2 and 1 granules (2 MB on the H200), the values from 100
+  // items into the first: every array below spans the three.
+  const mapped_pieces memory({1, 2, 1}, 7);
+  int* const values = reinterpret_cast<int*>(memory.base) + 100;
+  const auto n = static_cast<std::int64_t>(memory.readable_bytes / sizeof(int)) - 100;
+  const std::vector<int> h = small_ints(static_cast<std::size_t>(n), 71);
+  CASCADE_TEST_CUDA(cudaMemcpy(values, h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
+  std::vector<int> h_doubled(h.size());
+  std::transform(h.begin(), h.end(), h_doubled.begin(), doubled{});
+  const auto twice = thrust::make_transform_iterator(values, doubled{});
+  cudaStream_t stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto policy = cascade::cuda.on(stream);
+  for (const char* shape : {"random", "powerlaw"}) {
+    SCOPED_TRACE(shape);
+    const auto offsets = offsets_of<std::int64_t>(segment_lengths(shape, n, 3000, 72));
+    const auto d_offsets = to_device(offsets);
+    const auto segments = offsets.size() - 1;
+    thrust::device_vector<long long> sums(segments);
+    poison(sums);
+    cascade::segmented_reduce(policy, values, d_offsets.begin(), d_offsets.end(), sums.begin(), 5ll,
+                              cuda::std::plus<>{});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(to_host(sums), ref_segmented_reduce(h, offsets, 5ll, std::plus<>{}));
+    poison(sums);
+    cascade::segmented_reduce(policy, twice, d_offsets.begin(), d_offsets.end(), sums.begin(), 0ll,
+                              cuda::std::plus<>{});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(to_host(sums), ref_segmented_reduce(h_doubled, offsets, 0ll, std::plus<>{}));
+
+    thrust::device_vector<int> out(n);
+    std::vector<int> want(n);
+    poison(out);
+    auto end = cascade::segmented_inclusive_scan(policy, values, d_offsets.begin(), d_offsets.end(), out.begin());
+    EXPECT_EQ(end - out.begin(), n);
+    ref_segmented_scan(h, offsets, want, std::plus<>{}, static_cast<const int*>(nullptr), false);
+    EXPECT_EQ(to_host(out), want);
+    poison(out);
+    const int init = -7;
+    end = cascade::segmented_exclusive_scan(policy, values, d_offsets.begin(), d_offsets.end(), out.begin(), init);
+    EXPECT_EQ(end - out.begin(), n);
+    ref_segmented_scan(h, offsets, want, std::plus<>{}, &init, true);
+    EXPECT_EQ(to_host(out), want);
+  }
+  // Offsets that end past the readable pieces, in the granule the device may
+  // not access: refused without a read there (a fault would end the context).
+  {
+    const std::vector<std::int64_t> offsets{0, n / 2, n + 1000};
+    const auto d_offsets = to_device(offsets);
+    thrust::device_vector<long long> sums(2);
+    poison(sums);
+    const auto poisoned = to_host(sums);
+    cascade::segmented_reduce(policy, values, d_offsets.begin(), d_offsets.end(), sums.begin(), 0ll,
+                              cuda::std::plus<>{});
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(to_host(sums), poisoned) << "offsets past the values: nothing written";
+    thrust::device_vector<int> out(n + 1000);
+    EXPECT_THROW(cascade::segmented_inclusive_scan(policy, values, d_offsets.begin(), d_offsets.end(), out.begin()),
+                 std::invalid_argument);
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  }
+  // Captured (any size of memory behind the values) and replayed.
+  {
+    const auto offsets = offsets_of<std::int64_t>(segment_lengths("random", n, 5000, 73));
+    const auto d_offsets = to_device(offsets);
+    thrust::device_vector<long long> sums(offsets.size() - 1);
+    cudaGraph_t graph;
+    CASCADE_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cascade::segmented_reduce(policy, values, d_offsets.begin(), d_offsets.end(), sums.begin(), 0ll,
+                              cuda::std::plus<>{});
+    CASCADE_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CASCADE_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 2; ++replay) {
+      poison(sums);
+      CASCADE_TEST_CUDA(cudaGraphLaunch(exec, stream));
+      CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_EQ(to_host(sums), ref_segmented_reduce(h, offsets, 0ll, std::plus<>{})) << "replay " << replay;
+    }
+    CASCADE_TEST_CUDA(cudaGraphExecDestroy(exec));
+    CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
+  }
+  CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+}
 
 // ------------------------------------------------------- several GPUs ------
 
