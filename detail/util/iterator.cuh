@@ -186,16 +186,18 @@ inline bool driver_knows_pointer(const void* p) {
 
 // How many values fit from p to the end of the memory that holds it (device,
 // managed or page-locked), a bound on any array that begins at p; 0 where
-// the driver knows none. One query of the pointer's range and the mapping
-// under it: for an allocation (cudaMalloc, a pool, managed or page-locked
-// memory) the range is the allocation and lies within one mapping. Memory
-// mapped through the virtual memory API (cuMemMap: PyTorch's expandable
-// segments, allocators that grow in place) reports the whole reserved range
-// instead, of which only some pieces may be mapped, each a mapping of its own
+// the driver knows none. One query of the pointer's range, the mapping under
+// it and its pool: for an allocation (cudaMalloc, a pool, managed or
+// page-locked memory) the range is the allocation. Memory mapped through
+// the virtual memory API (cuMemMap: PyTorch's expandable segments,
+// allocators that grow in place) reports the whole reserved range instead,
+// of which only some pieces may be mapped, each a mapping of its own
 // (cuMemGetAddressRange reports that piece alone, which bounded an array
 // over several pieces short: the segmented forms then wrote nothing). There
-// the bound runs through the pieces mapped, readable, one after another from
-// p, a query each, until it holds `enough` items.
+// the bound runs through the pieces mapped and readable one after another
+// from p, a query each (about 0.2 us), until it holds `enough` items. A pool's
+// allocation may span several of the pool's mappings (32 MB each, H200) but
+// is all the pool's: its range is the bound, without a walk.
 template <class T>
 offset_t items_to_allocation_end(const T* p, offset_t enough = std::numeric_limits<offset_t>::max()) {
   using attributes_t = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
@@ -204,16 +206,18 @@ offset_t items_to_allocation_end(const T* p, offset_t enough = std::numeric_limi
   // Unknown pointers give zeros, not an error.
   CUdeviceptr start = 0, piece = 0;
   std::size_t bytes = 0, piece_bytes = 0;
+  void* pool = nullptr;
   CUpointer_attribute range_asked[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
-                                       CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, CU_POINTER_ATTRIBUTE_MAPPING_SIZE};
-  void* range_got[] = {&start, &bytes, &piece, &piece_bytes};
+                                       CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
+                                       CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE};
+  void* range_got[] = {&start, &bytes, &piece, &piece_bytes, &pool};
   const auto at = reinterpret_cast<CUdeviceptr>(p);
-  if (attributes(4, range_asked, range_got, at) != CUDA_SUCCESS || at < start || at >= start + bytes ||
+  if (attributes(5, range_asked, range_got, at) != CUDA_SUCCESS || at < start || at >= start + bytes ||
       piece_bytes == 0) {
     return 0;
   }
   const CUdeviceptr range_end = start + bytes;
-  CUdeviceptr end = piece + piece_bytes;
+  CUdeviceptr end = pool != nullptr ? range_end : piece + piece_bytes;
   while (end < range_end && static_cast<offset_t>((end - at) / sizeof(T)) < enough) {
     int mapped = 0;
     unsigned access = 0;
