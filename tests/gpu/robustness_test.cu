@@ -716,6 +716,40 @@ TEST_F(Robustness, ArraysOverPiecesOfVirtualMemory) {
                  std::invalid_argument);
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
   }
+  // The other forms over the same pieces, their outputs written into pieces
+  // of their own: nothing of theirs is bounded by the memory, but their
+  // tiles' copies cross the pieces' edges.
+  {
+    const mapped_pieces out_memory({2, 1, 1}, 5);
+    int* const out = reinterpret_cast<int*>(out_memory.base);
+    auto got = [&](std::int64_t count) {
+      CASCADE_TEST_CUDA(cudaStreamSynchronize(stream));
+      std::vector<int> r(static_cast<std::size_t>(count));
+      CASCADE_TEST_CUDA(cudaMemcpy(r.data(), out, r.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      CASCADE_TEST_CUDA(cudaMemset(out, 0xAB, out_memory.readable_bytes));  // poisoned for the next
+      return r;
+    };
+    CASCADE_TEST_CUDA(cudaMemset(out, 0xAB, out_memory.readable_bytes));
+    EXPECT_EQ(cascade::reduce(policy, values, values + n, 0ll), std::accumulate(h.begin(), h.end(), 0ll));
+    cascade::inclusive_scan(policy, values, values + n, out);
+    EXPECT_EQ(got(n), inclusive(h));
+    cascade::exclusive_scan(policy, values, values + n, out, 11);
+    EXPECT_EQ(got(n), exclusive(h, 11));
+    const std::int64_t size = 1000;
+    cascade::segmented_reduce(policy, values, values + n, size, out, 0, cuda::std::plus<>{});
+    std::vector<std::int64_t> fixed{0};
+    while (fixed.back() < n) fixed.push_back(std::min<std::int64_t>(n, fixed.back() + size));
+    EXPECT_EQ(got(static_cast<std::int64_t>(fixed.size()) - 1), ref_segmented_reduce(h, fixed, 0, std::plus<>{}));
+    const auto keys = keys_of<int>(segment_lengths("random", n, 7, 74), 75);
+    const auto d_keys = to_device(keys);
+    thrust::device_vector<int> keys_out(n);
+    poison(keys_out);
+    const auto ends = cascade::reduce_by_key(policy, d_keys.begin(), d_keys.end(), values, keys_out.begin(), out);
+    const auto runs = run_offsets(keys);
+    ASSERT_EQ(ends.first - keys_out.begin(), static_cast<std::ptrdiff_t>(runs.size() - 1));
+    EXPECT_EQ(ends.second - out, static_cast<std::ptrdiff_t>(runs.size() - 1));
+    EXPECT_EQ(got(static_cast<std::int64_t>(runs.size()) - 1), ref_segmented_reduce(h, runs, 0, std::plus<>{}));
+  }
   // Captured (any size of memory behind the values) and replayed.
   {
     const auto offsets = offsets_of<std::int64_t>(segment_lengths("random", n, 5000, 73));
