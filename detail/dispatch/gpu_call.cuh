@@ -42,7 +42,7 @@ class gpu_call {
  public:
   template <class Policy>
   gpu_call(const Policy& policy, const char* name) : memory_(policy.memory()), at_(current_device_context()) {
-    check_stream_device(policy.stream(), name);
+    check_stream_device(policy.stream(), at_, name);
   }
   const device_context& at() const { return at_; }
 

@@ -40,15 +40,17 @@ class relaxed_capture_mode {
   cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
 };
 
-// A driver entry point by name, or nullptr where the driver has none.
+// A driver entry point by name, as of CUDA `version` (the signature the
+// name had then), or nullptr where the driver has none.
 template <class Fn>
-Fn driver_entry(const char* name) {
+Fn driver_entry(const char* name, unsigned version = 12000) {
   relaxed_capture_mode relaxed;  // the process's first call may be made inside a capture
   void* entry = nullptr;
   cudaDriverEntryPointQueryResult found{};
 #if CUDART_VERSION >= 12050
-  const cudaError_t status = cudaGetDriverEntryPointByVersion(name, &entry, 12000, cudaEnableDefault, &found);
+  const cudaError_t status = cudaGetDriverEntryPointByVersion(name, &entry, version, cudaEnableDefault, &found);
 #else
+  if (version > 12000) return nullptr;
   const cudaError_t status = cudaGetDriverEntryPoint(name, &entry, cudaEnableDefault, &found);
 #endif
   if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
@@ -58,14 +60,61 @@ Fn driver_entry(const char* name) {
   return reinterpret_cast<Fn>(entry);
 }
 
-// The id of the calling thread's current context; 0 if it has none (or it
-// was destroyed).
-inline std::uint64_t current_context_id_or_zero() {
-  using get_current_t = CUresult (*)(CUcontext*);
-  static const get_current_t get_current = driver_entry<get_current_t>("cuCtxGetCurrent");
-  if (get_current == nullptr) return 0;
+// The context a stream's work belongs to, from the driver: the context it
+// was made in, or for a stream of a green context (cuGreenCtxStreamCreate, or
+// made while one is current) its device's primary context, whose memory and
+// modules a green context shares; for the legacy stream, the current
+// context's, a green one resolved the same way. cuStreamGetCtx before CUDA
+// 12.5 reports the green context instead.
+inline CUresult stream_context(CUstream stream, CUcontext* owner) {
+#if CUDA_VERSION >= 12050
+  using with_green_t = CUresult (*)(CUstream, CUcontext*, CUgreenCtx*);
+  static const with_green_t with_green = driver_entry<with_green_t>("cuStreamGetCtx", 12050);
+  if (with_green != nullptr) {
+    CUgreenCtx green = nullptr;
+    return with_green(stream, owner, &green);
+  }
+#endif
+  using plain_t = CUresult (*)(CUstream, CUcontext*);
+  static const plain_t plain = driver_entry<plain_t>("cuStreamGetCtx");
+  return plain != nullptr ? plain(stream, owner) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+
+// The context a stream's work runs in as the driver names it to launches:
+// a green context's stream gives the green context (as cuCtxFromGreenCtx
+// converts it); nullptr where the driver cannot say.
+inline CUcontext stream_home_context(CUstream stream) {
+  using plain_t = CUresult (*)(CUstream, CUcontext*);
+  static const plain_t plain = driver_entry<plain_t>("cuStreamGetCtx");
+  CUcontext home = nullptr;
+  if (plain == nullptr || plain(stream, &home) != CUDA_SUCCESS) return nullptr;
+  return home;
+}
+
+// The calling thread's current context (nullptr: none), and making one current.
+inline CUcontext current_context_handle() {
+  using get_t = CUresult (*)(CUcontext*);
+  static const get_t get = driver_entry<get_t>("cuCtxGetCurrent");
   CUcontext context = nullptr;
-  if (get_current(&context) != CUDA_SUCCESS || context == nullptr) return 0;
+  if (get == nullptr || get(&context) != CUDA_SUCCESS) return nullptr;
+  return context;
+}
+inline bool make_context_current(CUcontext context) {
+  using set_t = CUresult (*)(CUcontext);
+  static const set_t set = driver_entry<set_t>("cuCtxSetCurrent");
+  return set != nullptr && set(context) == CUDA_SUCCESS;
+}
+
+// The calling thread's current context, and the context that owns its
+// state (owning_context); `id` is the owner's, unique for the life of the
+// process (0: none).
+struct context_ref {
+  CUcontext current;
+  CUcontext owner;
+  std::uint64_t id;
+};
+inline std::uint64_t context_id_of(CUcontext context) {
 #if CUDA_VERSION >= 12000
   using get_id_t = CUresult (*)(CUcontext, unsigned long long*);
   static const get_id_t get_id = driver_entry<get_id_t>("cuCtxGetId");
@@ -78,17 +127,76 @@ inline std::uint64_t current_context_id_or_zero() {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
 }
 
-// The id of `device`'s primary context, made current (and created, after a
-// reset) where it is not yet.
-inline std::uint64_t current_context_id(int device) {
-  std::uint64_t id = current_context_id_or_zero();
-  if (id == 0) {
+// The context a call's state belongs to (pool, workspaces, cached
+// attributes): the calling thread's current context, or where a green
+// context is current (cuCtxFromGreenCtx + cuCtxSetCurrent: some of the
+// device's SMs), its device's primary context. State kept per green context
+// was made again at every switch between it and the primary context, and
+// the other's left behind: 34 MB a switch (H200, 40 switches, 1.3 GB).
+// {nullptr, 0} if no context is current (or it was destroyed). The owner is
+// asked of the driver once per current context a thread sees (49 ns); a
+// call pays two queries (the current context and its id), as before.
+inline context_ref owning_context() {
+  const CUcontext current = current_context_handle();
+  if (current == nullptr) return {nullptr, nullptr, 0};
+  const std::uint64_t id = context_id_of(current);
+  if (id == 0) return {nullptr, nullptr, 0};
+  thread_local std::uint64_t last_current = 0;
+  thread_local context_ref last{nullptr, nullptr, 0};
+  if (id == last_current) return last;
+  CUcontext owner = nullptr;
+  if (stream_context(CU_STREAM_LEGACY, &owner) != CUDA_SUCCESS || owner == nullptr) owner = current;
+  const context_ref found{current, owner, owner == current ? id : context_id_of(owner)};
+  if (found.id == 0) return {nullptr, nullptr, 0};
+  last_current = id;
+  last = found;
+  return found;
+}
+inline std::uint64_t current_context_id_or_zero() { return owning_context().id; }
+
+// Puts the calling thread's current context back when it leaves scope: the
+// same context where it is still alive (a green one included, which
+// cudaSetDevice would replace by the primary), else its device's primary.
+class keep_current_context {
+ public:
+  keep_current_context()
+      : restore_device_(cudaGetDevice(&device_) == cudaSuccess), context_(current_context_handle()) {}
+  ~keep_current_context() {
+    if (context_ != nullptr && make_context_current(context_) && current_context_id_or_zero() != 0) return;
+    if (restore_device_) (void)cudaSetDevice(device_);
+    (void)cudaGetLastError();
+  }
+  keep_current_context(const keep_current_context&) = delete;
+  keep_current_context& operator=(const keep_current_context&) = delete;
+
+ private:
+  int device_ = 0;
+  bool restore_device_;
+  CUcontext context_;
+};
+
+// Waits for all of the current device's work. Where a green context is
+// current, cudaDeviceSynchronize waits for its own work only; the primary
+// context's waits for its green contexts' too (cuCtxSynchronize).
+inline cudaError_t synchronize_device() {
+  const context_ref at = owning_context();
+  if (at.owner == at.current) return cudaDeviceSynchronize();
+  const keep_current_context keep;
+  if (!make_context_current(at.owner)) return cudaErrorContextIsDestroyed;
+  return cudaDeviceSynchronize();
+}
+
+// The current context and its owner, `device`'s primary context made
+// current (and created, after a reset) where no context is.
+inline context_ref current_context(int device) {
+  context_ref at = owning_context();
+  if (at.id == 0) {
     // Since CUDA 12, cudaSetDevice initialises the device's primary context.
     check(cudaSetDevice(device), "cudaSetDevice");
-    id = current_context_id_or_zero();
-    if (id == 0) throw cuda_error(cudaErrorContextIsDestroyed, "cuCtxGetCurrent (no current context)");
+    at = owning_context();
+    if (at.id == 0) throw cuda_error(cudaErrorContextIsDestroyed, "cuCtxGetCurrent (no current context)");
   }
-  return id;
+  return at;
 }
 
 // The newest context id seen per device, so that state made in an older one
@@ -102,17 +210,21 @@ inline std::atomic<std::uint64_t>& live_context(int device) {
   return device >= 0 && device < kMaxDevices ? ids[device] : none;
 }
 
-// The current device and its context, recorded as its live one.
+// The current device and the id of the context that owns its state,
+// recorded as its live one; `current`: the thread's current context itself
+// (a green context, where one is current).
 struct device_context {
   int device;
   std::uint64_t context;
+  CUcontext current = nullptr;
+  CUcontext owner = nullptr;  // the context whose id `context` is
 };
 inline device_context current_device_context() {
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
-  const std::uint64_t id = current_context_id(device);
-  live_context(device).store(id, std::memory_order_relaxed);
-  return {device, id};
+  const context_ref at = current_context(device);
+  live_context(device).store(at.id, std::memory_order_relaxed);
+  return {device, at.id, at.current, at.owner};
 }
 
 // Before release_resources() touches `device`'s state: records its primary
@@ -147,28 +259,27 @@ inline bool stream_is_capturing(cudaStream_t stream) {
 
 // A policy's stream must belong to the current device: cascade makes no
 // device switch of its own (the work would otherwise run, or fail, far from
-// where the caller set it up). Checked on every call (two driver queries,
-// 23 ns on the H200's host): a check skipped for the handle a thread passed
-// last would let a destroyed stream's handle through once the driver gives
-// it to a stream of another device. (The stream's id, which would tell the
+// where the caller set it up). `at`: the current device and context.
+// Checked on every call (one driver query, 28 ns on the H200's host): a
+// check skipped for the handle a thread passed last would let a destroyed
+// stream's handle through once the driver gives it to a stream of another
+// device. (The stream's id, which would tell the
 // two apart, cannot be asked of a stream being captured without ending the
-// capture.) The default streams always belong to the current device.
-inline void check_stream_device(cudaStream_t stream, const char* algorithm) {
+// capture.) The default streams always belong to the current device. A
+// green context's stream belongs with its primary context (stream_context):
+// the same device, and the same state.
+inline void check_stream_device(cudaStream_t stream, const device_context& at, const char* algorithm) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
-  using stream_context_t = CUresult (*)(CUstream, CUcontext*);
-  static const stream_context_t stream_context = driver_entry<stream_context_t>("cuStreamGetCtx");
-  using get_current_t = CUresult (*)(CUcontext*);
-  static const get_current_t get_current = driver_entry<get_current_t>("cuCtxGetCurrent");
-  if (stream_context == nullptr || get_current == nullptr) return;
-  CUcontext owner = nullptr, current = nullptr;
+  CUcontext owner = nullptr;
   const CUresult status = stream_context(reinterpret_cast<CUstream>(stream), &owner);
+  if (status == CUDA_ERROR_NOT_SUPPORTED) return;  // no entry point to ask
   if (status != CUDA_SUCCESS) {
     // A stream of a destroyed context (made before a cudaDeviceReset), or not a stream.
     throw cuda_error(cudaErrorInvalidResourceHandle,
                      std::string(algorithm) + ": the policy's stream (cuStreamGetCtx; a stream made before a "
                                               "cudaDeviceReset is no longer valid)");
   }
-  if (get_current(&current) != CUDA_SUCCESS || owner != current) {
+  if (owner != at.owner) {
     throw std::invalid_argument(std::string(algorithm) +
                                 ": the policy's stream belongs to another device than the current one; call "
                                 "cudaSetDevice(the stream's device) first");

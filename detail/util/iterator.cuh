@@ -27,6 +27,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -251,9 +252,25 @@ offset_t items_to_allocation_end_of(It it, offset_t enough = std::numeric_limits
   else return 0;
 }
 
+// Whether the current device reads pageable host memory itself (HMM on
+// Linux, or address translation services on Grace Hopper), asked once per
+// device: there malloc'd memory is as good an input as device memory.
+inline bool device_reads_pageable_memory() {
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  static std::atomic<int> answers[kMaxDevices] = {};  // 0 not asked, 1 no, 2 yes
+  std::atomic<int>* answer = device < kMaxDevices ? &answers[device] : nullptr;
+  if (answer != nullptr && answer->load(std::memory_order_relaxed) != 0) return answer->load() == 2;
+  int pageable = 0;
+  check(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device), "cudaDeviceGetAttribute");
+  if (answer != nullptr) answer->store(pageable != 0 ? 2 : 1);
+  return pageable != 0;
+}
+
 // A raw pointer handed to a GPU policy, or one under a transform iterator,
 // must point to memory the device can reach: device, managed, or page-locked
-// host memory. Pageable host memory would make the kernel fault; say so
+// host memory, or any host memory where the device reads pageable memory.
+// Elsewhere pageable host memory would make the kernel fault; say so
 // instead. Other fancy iterators are not checked.
 template <class It>
 void check_device_accessible(It it, const char* algorithm, const char* what) {
@@ -267,7 +284,7 @@ void check_device_accessible(It it, const char* algorithm, const char* what) {
     // and its error where there is one.
     cudaPointerAttributes attributes{};
     check(cudaPointerGetAttributes(&attributes, static_cast<const void*>(raw)), "cudaPointerGetAttributes");
-    if (attributes.type == cudaMemoryTypeUnregistered) {
+    if (attributes.type == cudaMemoryTypeUnregistered && !device_reads_pageable_memory()) {
       throw std::invalid_argument(std::string(algorithm) + ": " + what +
                                   " is host memory, which a cascade::cuda policy cannot read; copy it "
                                   "to the device (e.g. thrust::device_vector) or use cascade::seq / "

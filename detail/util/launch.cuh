@@ -134,7 +134,7 @@ void launch_shared(const stream_place& at, void (*kernel)(Params...), unsigned g
                    std::size_t shared, const char* what, const Args&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "launch: one argument per kernel parameter");
   allow_dynamic_shared(kernel, shared);
-  if (at.space != nullptr && grid <= kGraphMaxGrid) {
+  if (at.graphs() && grid <= kGraphMaxGrid) {
     std::tuple<Params...> values(args...);  // the parameters, as the kernel takes them
     void* pointers[sizeof...(Params)];
     argument_buffer<(std::size_t(0) + ... + sizeof(Params))> bytes;

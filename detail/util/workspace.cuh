@@ -105,7 +105,13 @@ struct workspace {
   std::mutex mutex;
   status_region status[kStatusLayouts];   // fresh_epoch
   status_region cleared[kStatusLayouts];  // cleared_by_reader
+  // Graphs are made and launched only while the stream's own context is
+  // current: one made with another current (a green context's stream used
+  // while the primary context is current, or the reverse) fails to update
+  // (cudaGraphExecKernelNodeSetParams: invalid argument, H200). `home` is
+  // that context, asked once.
   graph_launches graphs;
+  CUcontext home = nullptr;
   std::uint64_t last_use = 0;  // for the least recently used eviction (registry's lock)
 
   // Stream-ordered on `stream`; the device must be idle as far as this
@@ -210,7 +216,7 @@ struct workspace_registry {
     }
     if (idle.empty()) return;
     relaxed_capture_mode relaxed;
-    if (cudaDeviceSynchronize() != cudaSuccess) {
+    if (synchronize_device() != cudaSuccess) {
       // e.g. another thread's capture in progress: try again at the next eviction.
       (void)cudaGetLastError();
       for (auto& w : idle) retired.push_back({at.device, at.context, std::move(w)});
@@ -274,7 +280,10 @@ inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const de
   std::lock_guard<std::mutex> lock(r.mutex);
   r.forget_other_contexts(at.device, at.context);
   std::shared_ptr<workspace>& w = r.spaces[key];
-  if (w == nullptr) w = std::make_shared<workspace>();
+  if (w == nullptr) {
+    w = std::make_shared<workspace>();
+    w->home = stream_home_context(reinterpret_cast<CUstream>(stream));
+  }
   w->last_use = ++r.uses;
   std::shared_ptr<workspace> found = w;
   r.evict(at);  // never `found`: it is the most recently used
@@ -346,12 +355,15 @@ struct stream_place {
   int device;
   std::uint64_t context;
   std::shared_ptr<workspace> space;
+  CUcontext current = nullptr;  // the thread's current context
   device_context where() const { return {device, context}; }
+  // Whether launches may go through the workspace's graphs.
+  bool graphs() const { return space != nullptr && space->home == current && current != nullptr; }
 };
 inline stream_place place_of(cudaStream_t stream) {
   const bool capturing = stream_is_capturing(stream);  // first: it makes the context current
   const device_context at = current_device_context();
-  stream_place place{stream, at.device, at.context, nullptr};
+  stream_place place{stream, at.device, at.context, nullptr, at.current};
   if (!capturing && current_memory() == nullptr) place.space = stream_workspace(stream, at);
   return place;
 }

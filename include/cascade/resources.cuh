@@ -30,8 +30,9 @@
 namespace cascade {
 
 inline void release_resources() {
-  int current = 0;
-  const bool restore = cudaGetDevice(&current) == cudaSuccess;
+  // Each device is made current in turn; the caller's context (a green one
+  // included, which cudaSetDevice would not give back) is current again after.
+  const detail::keep_current_context keep;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
   (void)cudaGetLastError();
@@ -39,7 +40,6 @@ inline void release_resources() {
   detail::release_workspaces();
   detail::result_slot::release_all();
   detail::release_pools();
-  if (restore) (void)cudaSetDevice(current);
   (void)cudaGetLastError();
 }
 

@@ -374,7 +374,17 @@ struct doubled {
   __host__ __device__ int operator()(int x) const { return 2 * x; }
 };
 
+// Whether the current device reads pageable host memory (HMM, or address
+// translation services on Grace Hopper).
+bool device_reads_pageable_memory() {
+  int device = 0, pageable = 0;
+  CASCADE_TEST_CUDA(cudaGetDevice(&device));
+  CASCADE_TEST_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  return pageable != 0;
+}
+
 TEST_F(Api, HostMemoryIsAClearError) {
+  if (device_reads_pageable_memory()) GTEST_SKIP() << "this device reads pageable host memory (HMM or ATS)";
   std::vector<int> host(1000, 1);
   thrust::device_vector<int> out(1000);
   poison(out);
@@ -400,6 +410,24 @@ TEST_F(Api, HostMemoryIsAClearError) {
   // Device memory under one passes it.
   const auto d_twice = thrust::make_transform_iterator(d.begin(), doubled{});
   EXPECT_EQ(cascade::reduce(cascade::cuda, d_twice, d_twice + 1000, 0), 2000);
+}
+
+// Where the device reads pageable host memory itself, such memory is an
+// input and an output like any other (as it is to Thrust and CUB).
+TEST_F(Api, PageableMemoryWhereTheDeviceReadsIt) {
+  if (!device_reads_pageable_memory()) {
+    GTEST_SKIP() << "this device does not read pageable host memory (no HMM or ATS): Api.HostMemoryIsAClearError";
+  }
+  const std::size_t n = (1 << 20) + 3;
+  const std::vector<int> h = random_input<int, plus>(n, 84);
+  std::vector<int> want_scan(n), out(n, poison_value<int>());
+  std::inclusive_scan(h.begin(), h.end(), want_scan.begin());
+  EXPECT_EQ(cascade::reduce(cascade::cuda, h.data(), h.data() + n, 5), std::accumulate(h.begin(), h.end(), 5));
+  cascade::inclusive_scan(cascade::cuda, h.data(), h.data() + n, out.data());
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(out, want_scan);
+  const auto twice = thrust::make_transform_iterator(h.data(), doubled{});
+  EXPECT_EQ(cascade::reduce(cascade::cuda, twice, twice + n, 0), 2 * std::accumulate(h.begin(), h.end(), 0));
 }
 
 // Memory the device can reach without being device memory passes the

@@ -1,8 +1,8 @@
 // cascade in a real process: device resets, stream capture in every mode,
 // host threads sharing streams, streams by the thousand, a stream's handle
 // reused while its work runs, out-of-memory and recovery, caller-supplied
-// memory, libcu++'s iterators, arrays over pieces of virtual memory, several
-// GPUs.
+// memory, libcu++'s iterators, arrays over pieces of virtual memory, green
+// contexts, several GPUs.
 // Results are checked against the standard library on random inputs, outputs
 // poisoned first. (The process's first call inside a capture needs a fresh
 // process: first_call_in_capture_test.cu; value types of up to 1 KB:
@@ -584,7 +584,8 @@ template <class Fn>
 Fn driver_function(const char* name) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found{};
-  CASCADE_TEST_CUDA(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+  // As of this toolkit's version: the signature cuda.h declares (decltype(&fn)).
+  CASCADE_TEST_CUDA(cudaGetDriverEntryPointByVersion(name, &fn, CUDA_VERSION, cudaEnableDefault, &found));
   if (found != cudaDriverEntryPointSuccess) throw std::runtime_error(std::string("no driver entry point ") + name);
   return reinterpret_cast<Fn>(fn);
 }
@@ -772,6 +773,141 @@ TEST_F(Robustness, ArraysOverPiecesOfVirtualMemory) {
     CASCADE_TEST_CUDA(cudaGraphDestroy(graph));
   }
   CASCADE_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+// ---------------------------------------------------- green contexts ------
+
+// A green context: some of the device's SMs, sharing the primary context's
+// memory and modules (cuGreenCtxCreate, CUDA 12.4), as PyTorch's green
+// contexts and servers that split a GPU between kinds of work make it. Its
+// streams (cuGreenCtxStreamCreate) may be used while the primary context is
+// current, or it is made current itself (cuCtxFromGreenCtx, cuCtxSetCurrent).
+struct green_context {
+  CUgreenCtx green = nullptr;
+  CUcontext as_context = nullptr;
+  CUstream stream = nullptr;
+
+  explicit green_context(unsigned sms) {
+    CUdevice device = 0;
+    CASCADE_TEST_DRIVER(cuDeviceGet, &device, 0);
+    CUdevResource all{}, part{}, rest{};
+    CASCADE_TEST_DRIVER(cuDeviceGetDevResource, device, &all, CU_DEV_RESOURCE_TYPE_SM);
+    unsigned groups = 1;
+    CASCADE_TEST_DRIVER(cuDevSmResourceSplitByCount, &part, &groups, &all, &rest, 0, sms);
+    CUdevResourceDesc desc = nullptr;
+    CASCADE_TEST_DRIVER(cuDevResourceGenerateDesc, &desc, &part, 1);
+    CASCADE_TEST_DRIVER(cuGreenCtxCreate, &green, desc, device, CU_GREEN_CTX_DEFAULT_STREAM);
+    CASCADE_TEST_DRIVER(cuCtxFromGreenCtx, &as_context, green);
+    CASCADE_TEST_DRIVER(cuGreenCtxStreamCreate, &stream, green, CU_STREAM_NON_BLOCKING, 0);
+  }
+  ~green_context() {
+    try {
+      CASCADE_TEST_DRIVER(cuStreamSynchronize, stream);
+      CASCADE_TEST_DRIVER(cuStreamDestroy, stream);
+      CASCADE_TEST_DRIVER(cuGreenCtxDestroy, green);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+};
+
+// 32-byte values: Blelloch's tiles of them take 64 KB of shared memory,
+// beyond the 48 KB a kernel has without asking (per context).
+struct quad {
+  long long v[4];
+  bool operator==(const quad& o) const { return std::equal(v, v + 4, o.v); }
+};
+struct quad_plus {
+  __host__ __device__ quad operator()(const quad& a, const quad& b) const {
+    return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+  }
+};
+
+TEST_F(Robustness, GreenContexts) {
+  int driver = 0;
+  CASCADE_TEST_CUDA(cudaDriverGetVersion(&driver));
+  if (driver < 12050) GTEST_SKIP() << "green contexts' streams need a CUDA 12.5 driver; this one is " << driver;
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  CASCADE_TEST_CUDA(cudaFree(nullptr));
+  CUcontext primary = nullptr;
+  CASCADE_TEST_DRIVER(cuCtxGetCurrent, &primary);
+  const green_context green(16);
+  auto make_current = [](CUcontext c) { CASCADE_TEST_DRIVER(cuCtxSetCurrent, c); };
+
+  // Its stream while the primary context is current (was refused as another device's).
+  check_all_algorithms(cascade::cuda.on(reinterpret_cast<cudaStream_t>(green.stream)), 81);
+  // The green context current: its default stream, and a stream made in it,
+  // used again once the primary context is current.
+  make_current(green.as_context);
+  check_all_algorithms(cascade::cuda, 83);
+  cudaStream_t made_in_green;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&made_in_green, cudaStreamNonBlocking));
+  check_all_algorithms(cascade::cuda.on(made_in_green), 85);
+  make_current(primary);
+  check_all_algorithms(cascade::cuda.on(made_in_green), 87);
+  // A kernel with more than 48 KB of dynamic shared memory on the green
+  // context's stream, the primary context current.
+  {
+    const std::vector<int> h = small_ints(100'003, 88);
+    std::vector<quad> hq(h.size()), want(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) hq[i] = {{h[i], -h[i], 2ll * h[i], 1}};
+    std::inclusive_scan(hq.begin(), hq.end(), want.begin(), quad_plus{});
+    const auto d = to_device(hq);
+    thrust::device_vector<quad> out(h.size());
+    poison(out);
+    const auto on_green = cascade::cuda.on(reinterpret_cast<cudaStream_t>(green.stream));
+    cascade::inclusive_scan(on_green.with(cascade::strategy::blelloch), d.begin(), d.end(), out.begin(),
+                            cascade::monoid(quad_plus{}, quad{}));
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(on_green.stream()));
+    EXPECT_TRUE(to_host(out) == want);
+  }
+
+  // Switching between the two keeps one set of state: it was made again at
+  // every switch, the other's left behind (34 MB a switch on the H200).
+  const std::vector<int> h = small_ints(std::size_t(1) << 22, 89);
+  const auto d = to_device(h);
+  const long long sum = std::accumulate(h.begin(), h.end(), 0ll);
+  thrust::device_vector<int> out(h.size());
+  auto calls = [&] {
+    EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0ll), sum);
+    poison(out);
+    cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(nullptr));
+    EXPECT_EQ(to_host(out), inclusive(h));
+  };
+  for (CUcontext c : {green.as_context, primary}) {
+    make_current(c);
+    calls();
+  }
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_before, &total));
+  for (int round = 0; round < 20; ++round) {
+    make_current(round % 2 == 0 ? green.as_context : primary);
+    calls();
+  }
+  make_current(primary);
+  CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_after, &total));
+  EXPECT_LE(free_before - std::min(free_before, free_after), std::size_t(16) << 20)
+      << "device memory taken by 20 switches between a green context and the primary one";
+  // Calls repeated on a stream in its own context launch through its graphs,
+  // the green context's default stream too.
+  EXPECT_GT(cascade::kept_resources().graphs, 0u);
+  cascade::release_resources();
+  make_current(green.as_context);
+  for (int round = 0; round < 3; ++round) calls();
+  EXPECT_GT(cascade::kept_resources().graphs, 0u);
+  make_current(primary);
+
+  // release_resources() leaves the caller's green context current, and calls go on.
+  make_current(green.as_context);
+  cascade::release_resources();
+  CUcontext now = nullptr;
+  CASCADE_TEST_DRIVER(cuCtxGetCurrent, &now);
+  EXPECT_EQ(now, green.as_context);
+  calls();
+  make_current(primary);
+  CASCADE_TEST_CUDA(cudaStreamDestroy(made_in_green));
 }
 
 // ------------------------------------------------------- several GPUs ------
