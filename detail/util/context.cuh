@@ -175,17 +175,6 @@ class keep_current_context {
   CUcontext context_;
 };
 
-// Waits for all of the current device's work. Where a green context is
-// current, cudaDeviceSynchronize waits for its own work only; the primary
-// context's waits for its green contexts' too (cuCtxSynchronize).
-inline cudaError_t synchronize_device() {
-  const context_ref at = owning_context();
-  if (at.owner == at.current) return cudaDeviceSynchronize();
-  const keep_current_context keep;
-  if (!make_context_current(at.owner)) return cudaErrorContextIsDestroyed;
-  return cudaDeviceSynchronize();
-}
-
 // The current context and its owner, `device`'s primary context made
 // current (and created, after a reset) where no context is.
 inline context_ref current_context(int device) {
@@ -269,6 +258,18 @@ inline bool stream_is_capturing(cudaStream_t stream) {
 // green context's stream belongs with its primary context (stream_context):
 // the same device, and the same state.
 inline void check_stream_device(cudaStream_t stream, const device_context& at, const char* algorithm) {
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+  const bool per_thread = stream == nullptr || stream == cudaStreamPerThread;
+#else
+  const bool per_thread = stream == cudaStreamPerThread;
+#endif
+  if (per_thread && at.current != at.owner) {
+    // The driver has no per-thread stream while a green context is current.
+    throw cuda_error(cudaErrorInvalidResourceHandle,
+                     std::string(algorithm) + ": the per-thread default stream while a green context is current "
+                                              "(CUDA has none there); pass the green context's stream, or its "
+                                              "legacy default stream (cudaStreamLegacy)");
+  }
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
   CUcontext owner = nullptr;
   const CUresult status = stream_context(reinterpret_cast<CUstream>(stream), &owner);

@@ -216,7 +216,12 @@ struct workspace_registry {
     }
     if (idle.empty()) return;
     relaxed_capture_mode relaxed;
-    if (synchronize_device() != cudaSuccess) {
+    // Under the owner context where a green one is current: the primary
+    // context's synchronisation waits for its green contexts' work too
+    // (cuCtxSynchronize), and a green context has no per-thread stream.
+    const keep_current_context keep;
+    if (at.owner != nullptr && at.current != at.owner) (void)make_context_current(at.owner);
+    if (cudaDeviceSynchronize() != cudaSuccess) {
       // e.g. another thread's capture in progress: try again at the next eviction.
       (void)cudaGetLastError();
       for (auto& w : idle) retired.push_back({at.device, at.context, std::move(w)});

@@ -836,10 +836,28 @@ TEST_F(Robustness, GreenContexts) {
 
   // Its stream while the primary context is current (was refused as another device's).
   check_all_algorithms(cascade::cuda.on(reinterpret_cast<cudaStream_t>(green.stream)), 81);
-  // The green context current: its default stream, and a stream made in it,
+  // The green context current: its default streams, and a stream made in it,
   // used again once the primary context is current.
   make_current(green.as_context);
   check_all_algorithms(cascade::cuda, 83);
+  check_all_algorithms(cascade::cuda.on(cudaStreamLegacy), 84);
+  // CUDA has no per-thread stream there: a clear error, nothing written, and
+  // the calls after it go on.
+  {
+    const std::vector<int> h = small_ints(100'000, 86);
+    const auto d = to_device(h);
+    thrust::device_vector<int> out(h.size());
+    poison(out);
+    const auto poisoned = to_host(out);
+    try {
+      cascade::inclusive_scan(cascade::cuda.on(cudaStreamPerThread), d.begin(), d.end(), out.begin());
+      ADD_FAILURE() << "the per-thread stream under a green context was not refused";
+    } catch (const cascade::cuda_error& e) {
+      EXPECT_NE(std::string(e.what()).find("per-thread default stream"), std::string::npos) << e.what();
+    }
+    CASCADE_TEST_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(to_host(out), poisoned);
+  }
   cudaStream_t made_in_green;
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&made_in_green, cudaStreamNonBlocking));
   check_all_algorithms(cascade::cuda.on(made_in_green), 85);
