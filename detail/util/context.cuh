@@ -3,8 +3,9 @@
 // capture would otherwise forbid.
 //
 // Everything cascade keeps between calls (pool, workspaces, graphs, result
-// slots, cached attributes) belongs to the current device's primary context.
-// cudaDeviceReset() destroys that context and every handle made in it; the
+// slots, cached attributes) belongs to the current device's primary context
+// (owning_context: a green context current shares it; a context the program
+// made itself has its own). cudaDeviceReset() destroys that context and every handle made in it; the
 // next runtime call makes a new one. So each piece of kept state records the
 // id of the context it was made in (cuCtxGetId: unique for the life of the
 // process, never reused), and a call whose context has another id rebuilds
@@ -80,7 +81,6 @@ inline CUresult stream_context(CUstream stream, CUcontext* owner) {
   return plain != nullptr ? plain(stream, owner) : CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 // The context a stream's work runs in as the driver names it to launches:
 // a green context's stream gives the green context (as cuCtxFromGreenCtx
 // converts it); nullptr where the driver cannot say.
@@ -133,7 +133,7 @@ inline std::uint64_t context_id_of(CUcontext context) {
 // device's SMs), its device's primary context. State kept per green context
 // was made again at every switch between it and the primary context, and
 // the other's left behind: 34 MB a switch (H200, 40 switches, 1.3 GB).
-// {nullptr, 0} if no context is current (or it was destroyed). The owner is
+// All null if no context is current (or it was destroyed). The owner is
 // asked of the driver once per current context a thread sees (49 ns); a
 // call pays two queries (the current context and its id), as before.
 inline context_ref owning_context() {

@@ -917,6 +917,20 @@ TEST_F(Robustness, GreenContexts) {
   EXPECT_GT(cascade::kept_resources().graphs, 0u);
   make_current(primary);
 
+  // Streams by the dozen made while the green context is current: past
+  // kStreamsKept the least recently used workspaces are released, after a
+  // synchronisation that waits for the green context's work too.
+  make_current(green.as_context);
+  for (int i = 0; i < 80; ++i) {
+    cudaStream_t s;
+    CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    ASSERT_EQ(cascade::reduce(cascade::cuda.on(s), d.begin(), d.end(), 0ll), sum) << "stream " << i;
+    CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+  }
+  EXPECT_LE(cascade::kept_resources().streams, cascade::detail::kStreamsKept + 1);
+  calls();
+  make_current(primary);
+
   // release_resources() leaves the caller's green context current, and calls go on.
   make_current(green.as_context);
   cascade::release_resources();
