@@ -61,6 +61,15 @@ Fn driver_entry(const char* name, unsigned version = 12000) {
   return reinterpret_cast<Fn>(entry);
 }
 
+// The context a stream's work runs in as the driver names it to launches
+// (cuStreamGetCtx): a green context's stream gives the green context (as
+// cuCtxFromGreenCtx converts it). CUDA_ERROR_NOT_SUPPORTED: no entry point.
+inline CUresult stream_home_context(CUstream stream, CUcontext* home) {
+  using plain_t = CUresult (*)(CUstream, CUcontext*);
+  static const plain_t plain = driver_entry<plain_t>("cuStreamGetCtx");
+  return plain != nullptr ? plain(stream, home) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
 // The context a stream's work belongs to, from the driver: the context it
 // was made in, or for a stream of a green context (cuGreenCtxStreamCreate, or
 // made while one is current) its device's primary context, whose memory and
@@ -76,20 +85,7 @@ inline CUresult stream_context(CUstream stream, CUcontext* owner) {
     return with_green(stream, owner, &green);
   }
 #endif
-  using plain_t = CUresult (*)(CUstream, CUcontext*);
-  static const plain_t plain = driver_entry<plain_t>("cuStreamGetCtx");
-  return plain != nullptr ? plain(stream, owner) : CUDA_ERROR_NOT_SUPPORTED;
-}
-
-// The context a stream's work runs in as the driver names it to launches:
-// a green context's stream gives the green context (as cuCtxFromGreenCtx
-// converts it); nullptr where the driver cannot say.
-inline CUcontext stream_home_context(CUstream stream) {
-  using plain_t = CUresult (*)(CUstream, CUcontext*);
-  static const plain_t plain = driver_entry<plain_t>("cuStreamGetCtx");
-  CUcontext home = nullptr;
-  if (plain == nullptr || plain(stream, &home) != CUDA_SUCCESS) return nullptr;
-  return home;
+  return stream_home_context(stream, owner);
 }
 
 // The calling thread's current context (nullptr: none), and making one current.

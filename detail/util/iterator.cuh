@@ -27,7 +27,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -253,17 +252,13 @@ offset_t items_to_allocation_end_of(It it, offset_t enough = std::numeric_limits
 }
 
 // Whether the current device reads pageable host memory itself (HMM on
-// Linux, or address translation services on Grace Hopper), asked once per
-// device: there malloc'd memory is as good an input as device memory.
+// Linux, or address translation services on Grace Hopper): there malloc'd
+// memory is as good an input as device memory. Asked only of memory the
+// driver does not know.
 inline bool device_reads_pageable_memory() {
-  int device = 0;
+  int device = 0, pageable = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
-  static std::atomic<int> answers[kMaxDevices] = {};  // 0 not asked, 1 no, 2 yes
-  std::atomic<int>* answer = device < kMaxDevices ? &answers[device] : nullptr;
-  if (answer != nullptr && answer->load(std::memory_order_relaxed) != 0) return answer->load() == 2;
-  int pageable = 0;
   check(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device), "cudaDeviceGetAttribute");
-  if (answer != nullptr) answer->store(pageable != 0 ? 2 : 1);
   return pageable != 0;
 }
 

@@ -287,7 +287,7 @@ inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const de
   std::shared_ptr<workspace>& w = r.spaces[key];
   if (w == nullptr) {
     w = std::make_shared<workspace>();
-    w->home = stream_home_context(reinterpret_cast<CUstream>(stream));
+    if (stream_home_context(reinterpret_cast<CUstream>(stream), &w->home) != CUDA_SUCCESS) w->home = nullptr;
   }
   w->last_use = ++r.uses;
   std::shared_ptr<workspace> found = w;
