@@ -3,13 +3,16 @@
 // capture would otherwise forbid.
 //
 // Everything cascade keeps between calls (pool, workspaces, graphs, result
-// slots, cached attributes) belongs to the current device's primary context
-// (owning_context: a green context current shares it; a context the program
-// made itself has its own). cudaDeviceReset() destroys that context and every handle made in it; the
-// next runtime call makes a new one. So each piece of kept state records the
-// id of the context it was made in (cuCtxGetId: unique for the life of the
-// process, never reused), and a call whose context has another id rebuilds
-// that state instead of using, or freeing, handles that no longer exist.
+// slots, cached attributes) belongs to a context: the one current when it was
+// made, or for a green context its device's primary context (owning_context).
+// Contexts die: cudaDeviceReset destroys the primary context (the next
+// runtime call makes a new one), a program destroys its own (cuCtxDestroy),
+// and every handle made in them goes too. So each piece of kept state
+// records its context's handle and id (cuCtxGetId: unique for the life of
+// the process, never reused), is used only by calls in a context of that id,
+// and is freed only while the context lives (context_tokens); the state of a
+// dead context is forgotten, never touched. Each live context keeps its own
+// state, so a program that switches between contexts makes it once each.
 //
 // The driver's entry points come through the runtime (no link to the driver
 // library), as in util/iterator.cuh.
@@ -19,8 +22,9 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -111,16 +115,10 @@ struct context_ref {
   std::uint64_t id;
 };
 inline std::uint64_t context_id_of(CUcontext context) {
-#if CUDA_VERSION >= 12000
   using get_id_t = CUresult (*)(CUcontext, unsigned long long*);
   static const get_id_t get_id = driver_entry<get_id_t>("cuCtxGetId");
-  if (get_id != nullptr) {
-    unsigned long long id = 0;
-    return get_id(context, &id) == CUDA_SUCCESS ? id : 0;
-  }
-#endif
-  // No context ids (CUDA 11): the handle itself, which a new context may reuse.
-  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
+  unsigned long long id = 0;
+  return get_id != nullptr && get_id(context, &id) == CUDA_SUCCESS ? id : 0;
 }
 
 // The context a call's state belongs to (pool, workspaces, cached
@@ -184,53 +182,118 @@ inline context_ref current_context(int device) {
   return at;
 }
 
-// The newest context id seen per device, so that state made in an older one
-// is dropped without a call into its handles (see the destructors that read
-// it). Devices beyond kMaxDevices keep no state across contexts: their ids
-// are still compared, only never recorded here.
-inline constexpr int kMaxDevices = 64;
-inline std::atomic<std::uint64_t>& live_context(int device) {
-  static std::atomic<std::uint64_t> ids[kMaxDevices];
-  static std::atomic<std::uint64_t> none{0};
-  return device >= 0 && device < kMaxDevices ? ids[device] : none;
-}
-
-// The current device and the id of the context that owns its state,
-// recorded as its live one; `current`: the thread's current context itself
-// (a green context, where one is current).
+// The current device and the context that owns its state; `current`: the
+// thread's current context itself (a green context, where one is current).
+// Kept state records the device_context it was made in.
 struct device_context {
   int device;
   std::uint64_t context;
   CUcontext current = nullptr;
   CUcontext owner = nullptr;  // the context whose id `context` is
+  bool alive() const;         // see context_tokens
+  bool same_context(const device_context& other) const {
+    return device == other.device && context == other.context;
+  }
 };
 inline device_context current_device_context() {
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   const context_ref at = current_context(device);
-  live_context(device).store(at.id, std::memory_order_relaxed);
   return {device, at.id, at.current, at.owner};
 }
 
-// Before release_resources() touches `device`'s state: records its primary
-// context's id if the context is alive (cudaDeviceReset may have destroyed
-// it since the last call), else 0, so that nothing of a dead context is freed.
-// Creates no context. Leaves `device` current where its context is alive.
-inline void refresh_live_context(int device) {
-  using device_get_t = CUresult (*)(CUdevice*, int);
-  using state_t = CUresult (*)(CUdevice, unsigned*, int*);
-  static const device_get_t device_get = driver_entry<device_get_t>("cuDeviceGet");
-  static const state_t primary_state = driver_entry<state_t>("cuDevicePrimaryCtxGetState");
-  CUdevice handle = 0;
-  unsigned flags = 0;
-  int active = 0;
-  if (device_get == nullptr || primary_state == nullptr || device_get(&handle, device) != CUDA_SUCCESS ||
-      primary_state(handle, &flags, &active) != CUDA_SUCCESS || !active || cudaSetDevice(device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    live_context(device).store(0);
-    return;
+// Whether a context that was given state still lives. Its handle cannot be
+// asked once it is destroyed: the driver may crash on it (H200, driver 580:
+// cuCtxGetId over the handles of 60 contexts made and destroyed in turn,
+// which it reuses, ended in a segmentation fault in one of two runs;
+// cuCtxPushCurrent of one in "free(): invalid pointer"). So each context gets a token where its first state is made: a
+// page-locked byte allocated in it, which dies with it (cuCtxDestroy,
+// cudaDeviceReset), known by its buffer id (CU_POINTER_ATTRIBUTE_BUFFER_ID,
+// unique for the life of the process). Asking the driver about a pointer is
+// safe whatever became of its allocation, and a new allocation at the same
+// address has another id. Asked only where state of another context than
+// the current one is at stake (result slots, eviction, release_resources).
+class context_tokens {
+ public:
+  static context_tokens& get() {
+    static context_tokens* t = new context_tokens;  // never destroyed: threads may exit after static destruction
+    return *t;
   }
-  live_context(device).store(current_context_id_or_zero());
+
+  // Called where state is first made in `at`'s context (current).
+  void enroll(const device_context& at) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (tokens_.count(at.context) != 0) return;
+    relaxed_capture_mode relaxed;  // a call inside a capture may be the context's first
+    // Under the owner context, whose life the token must share (a green
+    // context's state belongs to its primary).
+    const keep_current_context keep;
+    if (at.current != at.owner && !make_context_current(at.owner)) {
+      throw cuda_error(cudaErrorContextIsDestroyed, "cuCtxSetCurrent (the green context's primary context)");
+    }
+    void* ptr = nullptr;
+    // Portable: freed under any context (release), as the result slots are.
+    check(cudaHostAlloc(&ptr, 1, cudaHostAllocPortable), "cudaHostAlloc");
+    unsigned long long buffer = 0;
+    if (!buffer_id(ptr, &buffer)) {
+      (void)cudaFreeHost(ptr);
+      throw cuda_error(cudaErrorInvalidValue, "cuPointerGetAttributes (CU_POINTER_ATTRIBUTE_BUFFER_ID)");
+    }
+    tokens_.emplace(at.context, token{ptr, buffer});
+  }
+
+  bool alive(const device_context& made_in) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = tokens_.find(made_in.context);
+    if (it == tokens_.end()) return false;
+    unsigned long long buffer = 0;
+    if (buffer_id(it->second.ptr, &buffer) && buffer == it->second.buffer) return true;
+    tokens_.erase(it);  // dead: its token went with it
+    return false;
+  }
+
+  // release_resources(), after the state the tokens guard: frees the live
+  // contexts' tokens and forgets the rest.
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [id, t] : tokens_) {
+      unsigned long long buffer = 0;
+      if (buffer_id(t.ptr, &buffer) && buffer == t.buffer) (void)cudaFreeHost(t.ptr);
+    }
+    tokens_.clear();
+  }
+
+ private:
+  struct token {
+    void* ptr;
+    unsigned long long buffer;
+  };
+  // The plural query: for a pointer the driver no longer knows it reports
+  // id 0 and succeeds, where the singular one fails (an error that the
+  // sanitizer would count).
+  static bool buffer_id(void* ptr, unsigned long long* buffer) {
+    using attributes_t = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
+    static const attributes_t get = driver_entry<attributes_t>("cuPointerGetAttributes");
+    CUpointer_attribute which = CU_POINTER_ATTRIBUTE_BUFFER_ID;
+    void* data[] = {buffer};
+    *buffer = 0;
+    return get != nullptr && get(1, &which, data, reinterpret_cast<CUdeviceptr>(ptr)) == CUDA_SUCCESS &&
+           *buffer != 0;
+  }
+  std::mutex mutex_;
+  std::map<std::uint64_t, token> tokens_;  // by context id
+};
+inline bool device_context::alive() const { return context_tokens::get().alive(*this); }
+
+// Makes the context that owns `made_in`'s state current (the caller keeps
+// its own: keep_current_context) and waits for its work, a green context's
+// included, so that state of it may be freed: false where the context has
+// died (its state is then only forgotten) or the wait failed.
+inline bool synchronize_owner(const device_context& made_in) {
+  if (!made_in.alive() || !make_context_current(made_in.owner)) return false;
+  if (cudaDeviceSynchronize() == cudaSuccess) return true;
+  (void)cudaGetLastError();
+  return false;
 }
 
 // Whether `stream` is being captured into a graph. cudaStreamGetCaptureInfo

@@ -5,9 +5,11 @@
 // stream synchronisation: no allocation, no copy.
 //
 // A slot belongs to the context it was allocated in (page-locked memory dies
-// with it in cudaDeviceReset): a call in another context, or after
-// release_resources(), allocates a new one and forgets the old one without
-// freeing it twice.
+// with it: cudaDeviceReset, cuCtxDestroy). Being portable, it serves calls in
+// every context while that one lives (H200: a kernel in a context of the
+// program's own writes the primary context's slot, and the reverse); once
+// that context is dead, or after release_resources(), a call allocates a new
+// one and the old one is forgotten, not freed twice.
 
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/context.cuh>
@@ -28,13 +30,9 @@ inline constexpr std::size_t kResultSlotBytes = 256;
 // pointer is the host pointer, for every device.
 class result_slot {
  public:
-  // (A thread that exits after a cudaDeviceReset holds a slot of the dead
-  // context: the refresh tells, so that it is not freed, which the driver
-  // refuses as an invalid argument.)
-  ~result_slot() {
-    if (ptr_ != nullptr) refresh_live_context(device_);
-    drop(true);
-  }
+  // (A thread that exits after its slot's context died leaves it alone: the
+  // driver refuses to free it, as an invalid argument.)
+  ~result_slot() { drop(true); }
   template <class T>
   static constexpr bool fits = sizeof(T) <= kResultSlotBytes && alignof(T) <= 256;
 
@@ -43,17 +41,15 @@ class result_slot {
   static T* get(const device_context& at) {
     static_assert(fits<T>, "result too large for the slot");
     thread_local result_slot slot;
-    // Portable memory serves every device; it lives as long as the context
-    // of the device it was allocated on.
-    if (slot.ptr_ == nullptr || (slot.device_ == at.device && slot.context_ != at.context) ||
-        slot.context_ != live_context(slot.device_).load() || slot.generation_ != generation().load()) {
+    if (slot.ptr_ == nullptr || slot.generation_ != generation().load() ||
+        (!slot.made_in_.same_context(at) && !slot.made_in_.alive())) {
       slot.drop(slot.generation_ == generation().load());
+      context_tokens::get().enroll(at);
       relaxed_capture_mode relaxed;
       void* p = nullptr;
       check(cudaHostAlloc(&p, kResultSlotBytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc");
       slot.ptr_ = p;
-      slot.device_ = at.device;
-      slot.context_ = at.context;
+      slot.made_in_ = at;
       slot.generation_ = generation().load();
       std::lock_guard<std::mutex> lock(registry().mutex);
       registry().slots.insert(&slot);
@@ -66,7 +62,7 @@ class result_slot {
   static void release_all() {
     std::lock_guard<std::mutex> lock(registry().mutex);
     for (result_slot* s : registry().slots) {
-      if (s->ptr_ != nullptr && s->context_ == live_context(s->device_).load()) (void)cudaFreeHost(s->ptr_);
+      if (s->ptr_ != nullptr && s->made_in_.alive()) (void)cudaFreeHost(s->ptr_);
       s->ptr_ = nullptr;
     }
     registry().slots.clear();
@@ -91,7 +87,7 @@ class result_slot {
   void drop(bool owned) {
     if (ptr_ == nullptr) return;
     std::lock_guard<std::mutex> lock(registry().mutex);
-    if (owned && registry().slots.count(this) != 0 && context_ == live_context(device_).load()) {
+    if (owned && registry().slots.count(this) != 0 && made_in_.alive()) {
       (void)cudaFreeHost(ptr_);  // may run after the runtime is gone; ignore
     }
     registry().slots.erase(this);
@@ -99,8 +95,7 @@ class result_slot {
   }
 
   void* ptr_ = nullptr;
-  int device_ = -1;
-  std::uint64_t context_ = 0;
+  device_context made_in_{-1, 0};
   std::uint64_t generation_ = 0;
 };
 

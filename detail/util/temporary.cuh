@@ -8,10 +8,11 @@
 // A policy with its own memory resource (util/memory.cuh) takes the
 // temporaries from that instead.
 //
-// A pool belongs to its device's context: after cudaDeviceReset the next call
-// makes a new one (the old handle died with its context and is never used).
-// The pool is created outside any capture's restrictions (util/context.cuh):
-// a process's first call may be made inside a global-mode capture.
+// A pool belongs to a context (util/context.cuh): each context a program
+// calls in gets its own, and a dead context's pool (cudaDeviceReset,
+// cuCtxDestroy) is forgotten, never used. The pool is created outside any
+// capture's restrictions (util/context.cuh): a process's first call may be
+// made inside a global-mode capture.
 
 #include <cascade/detail/util/check.cuh>
 #include <cascade/detail/util/context.cuh>
@@ -19,6 +20,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -31,10 +33,10 @@ inline constexpr std::uint64_t kRetainedBytes = 64ull << 20;
 struct device_pools {
   struct pool {
     cudaMemPool_t handle = nullptr;
-    std::uint64_t context = 0;  // the context it was made in
+    device_context made_in;  // the device and context it belongs to
   };
   std::mutex mutex;
-  std::vector<pool> pools;  // by device
+  std::vector<pool> pools;  // one per context that has called, dead ones forgotten
   static device_pools& get() {
     static device_pools* p = new device_pools;  // never destroyed: no call into the runtime at exit
     return *p;
@@ -44,41 +46,43 @@ struct device_pools {
 inline cudaMemPool_t temporary_pool(const device_context& at) {
   device_pools& all = device_pools::get();
   std::lock_guard<std::mutex> lock(all.mutex);
-  if (at.device >= static_cast<int>(all.pools.size())) all.pools.resize(at.device + 1);
-  device_pools::pool& p = all.pools[at.device];
-  if (p.handle == nullptr || p.context != at.context) {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = at.device;
-    cudaMemPool_t pool = nullptr;
-    relaxed_capture_mode relaxed;
-    check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
-    std::uint64_t threshold = kRetainedBytes;
-    const cudaError_t status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
-    if (status != cudaSuccess) {
-      (void)cudaMemPoolDestroy(pool);
-      check(status, "cudaMemPoolSetAttribute");
-    }
-    p = {pool, at.context};
+  for (const device_pools::pool& p : all.pools) {
+    if (p.made_in.same_context(at)) return p.handle;
   }
-  return p.handle;
+  // The context's first call: first forget the pools of contexts that have died.
+  context_tokens::get().enroll(at);
+  all.pools.erase(std::remove_if(all.pools.begin(), all.pools.end(),
+                                 [](const device_pools::pool& p) { return !p.made_in.alive(); }),
+                  all.pools.end());
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = at.device;
+  cudaMemPool_t pool = nullptr;
+  relaxed_capture_mode relaxed;
+  check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+  std::uint64_t threshold = kRetainedBytes;
+  const cudaError_t status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+  if (status != cudaSuccess) {
+    (void)cudaMemPoolDestroy(pool);
+    check(status, "cudaMemPoolSetAttribute");
+  }
+  all.pools.push_back({pool, at});
+  return pool;
 }
 inline cudaMemPool_t temporary_pool(int) { return temporary_pool(current_device_context()); }
 
-// Destroys the current context's pools (release_resources: after the device
-// is synchronised, nothing is allocated from them). Pools of dead contexts
-// are forgotten.
+// Destroys the pools of live contexts, each under its context, and forgets
+// the rest (release_resources: the workspaces, which allocate from them,
+// were released first and their contexts synchronised). The caller keeps
+// its current context.
 inline void release_pools() {
   device_pools& all = device_pools::get();
   std::lock_guard<std::mutex> lock(all.mutex);
-  for (std::size_t d = 0; d < all.pools.size(); ++d) {
-    device_pools::pool& p = all.pools[d];
-    if (p.handle != nullptr && p.context == live_context(static_cast<int>(d)).load()) {
-      (void)cudaMemPoolDestroy(p.handle);
-    }
-    p = {};
+  for (const device_pools::pool& p : all.pools) {
+    if (synchronize_owner(p.made_in)) (void)cudaMemPoolDestroy(p.handle);
   }
+  all.pools.clear();
 }
 
 inline int current_device() {

@@ -112,6 +112,7 @@ struct workspace {
   // that context, asked once.
   graph_launches graphs;
   CUcontext home = nullptr;
+  device_context made_in{-1, 0};  // the device and context that own it
   std::uint64_t last_use = 0;  // for the least recently used eviction (registry's lock)
 
   // Stream-ordered on `stream`; the device must be idle as far as this
@@ -166,8 +167,8 @@ inline void grow(std::initializer_list<std::pair<growable*, std::size_t>> wanted
   }
 }
 
-// Streams whose workspaces a device keeps; beyond, the least recently used
-// half is released (one device synchronisation per kStreamsKept / 2 new
+// Streams whose workspaces a context keeps; beyond, the least recently used
+// half is released (one context synchronisation per kStreamsKept / 2 new
 // streams), so that a server making a stream per request keeps a bounded
 // amount. Each workspace holds its status regions (1.5x the largest call's
 // status words: 8 or 16 bytes per tile or chunk, e.g. about 0.6 MB for an int32
@@ -185,12 +186,7 @@ struct workspace_registry {
   using key_t = std::tuple<int, std::uint64_t, unsigned long long, std::thread::id>;
   std::mutex mutex;
   std::map<key_t, std::shared_ptr<workspace>> spaces;
-  struct retired_space {
-    int device;
-    std::uint64_t context;
-    std::shared_ptr<workspace> space;
-  };
-  std::vector<retired_space> retired;  // evicted, maybe still in use by a call
+  std::vector<std::shared_ptr<workspace>> retired;  // evicted, maybe still in use by a call
   std::uint64_t uses = 0;
   // Bumped whenever an entry leaves `spaces`: threads' shortcuts recheck.
   std::atomic<std::uint64_t> version{0};
@@ -202,13 +198,14 @@ struct workspace_registry {
 
   // Releases the retired workspaces of `at` (the current device and
   // context) that no call holds, after the device has finished with them;
-  // those of dead contexts are forgotten. Registry lock held.
+  // those of dead contexts are forgotten, those of other live ones wait for
+  // their context's next eviction. Registry lock held.
   void sweep(const device_context& at) {
     std::vector<std::shared_ptr<workspace>> idle;
     for (auto it = retired.begin(); it != retired.end();) {
-      const bool dead = it->device == at.device && it->context != at.context;
-      if (dead || (it->device == at.device && it->space.use_count() == 1)) {
-        if (!dead) idle.push_back(std::move(it->space));
+      const bool ours = (*it)->made_in.same_context(at);
+      if ((ours && it->use_count() == 1) || (!ours && !(*it)->made_in.alive())) {
+        if (ours) idle.push_back(std::move(*it));
         it = retired.erase(it);
       } else {
         ++it;
@@ -220,43 +217,50 @@ struct workspace_registry {
     // context's synchronisation waits for its green contexts' work too
     // (cuCtxSynchronize), and a green context has no per-thread stream.
     const keep_current_context keep;
-    if (at.owner != nullptr && at.current != at.owner) (void)make_context_current(at.owner);
-    if (cudaDeviceSynchronize() != cudaSuccess) {
+    if (!synchronize_owner(at)) {
       // e.g. another thread's capture in progress: try again at the next eviction.
-      (void)cudaGetLastError();
-      for (auto& w : idle) retired.push_back({at.device, at.context, std::move(w)});
+      for (auto& w : idle) retired.push_back(std::move(w));
       return;
     }
     for (auto& w : idle) w->release(cudaStreamPerThread);
   }
 
-  // Drops `device`'s workspaces of other contexts (made before a reset):
-  // their memory and graphs went with their context. Registry lock held.
-  void forget_other_contexts(int device, std::uint64_t context) {
+  // Drops the workspaces of contexts that have died (a reset's, or one the
+  // program destroyed): their memory and graphs went with their context.
+  // Entries of one context are adjacent (the key's order): one query each.
+  // Registry lock held.
+  void forget_dead_contexts(const device_context& at) {
     bool dropped = false;
+    device_context checked{-1, 0};
+    bool alive = true;
     for (auto it = spaces.begin(); it != spaces.end();) {
-      if (std::get<0>(it->first) == device && std::get<1>(it->first) != context) {
+      const device_context made_in = it->second->made_in;
+      if (!made_in.same_context(at) && !made_in.same_context(checked)) {
+        checked = made_in;
+        alive = made_in.alive();
+      }
+      if (made_in.same_context(at) || alive) {
+        ++it;
+      } else {
         it = spaces.erase(it);
         dropped = true;
-      } else {
-        ++it;
       }
     }
     if (dropped) version.fetch_add(1);
   }
 
-  // Keeps at most kStreamsKept workspaces of the current device (all of the
-  // current context: forget_other_contexts ran first). Registry lock held.
+  // Keeps at most kStreamsKept workspaces of the current context (each
+  // context the program calls in keeps its own). Registry lock held.
   void evict(const device_context& at) {
     std::vector<std::pair<std::uint64_t, key_t>> ages;
     for (const auto& [key, w] : spaces) {
-      if (std::get<0>(key) == at.device) ages.emplace_back(w->last_use, key);
+      if (w->made_in.same_context(at)) ages.emplace_back(w->last_use, key);
     }
     if (ages.size() <= kStreamsKept) return;
     std::sort(ages.begin(), ages.end());
     for (std::size_t i = 0; i < ages.size() - kStreamsKept / 2; ++i) {
       auto it = spaces.find(ages[i].second);
-      retired.push_back({at.device, at.context, std::move(it->second)});
+      retired.push_back(std::move(it->second));
       spaces.erase(it);
     }
     version.fetch_add(1);
@@ -283,12 +287,16 @@ inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const de
   if (last != nullptr && last_key == key && last_version == version) return last;
   last = nullptr;  // no shortcut keeps an evicted workspace in use
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.forget_other_contexts(at.device, at.context);
-  std::shared_ptr<workspace>& w = r.spaces[key];
-  if (w == nullptr) {
-    w = std::make_shared<workspace>();
-    if (stream_home_context(reinterpret_cast<CUstream>(stream), &w->home) != CUDA_SUCCESS) w->home = nullptr;
+  auto it = r.spaces.find(key);
+  if (it == r.spaces.end()) {
+    r.forget_dead_contexts(at);  // a new workspace: first drop those whose context died
+    context_tokens::get().enroll(at);
+    auto fresh = std::make_shared<workspace>();
+    if (stream_home_context(reinterpret_cast<CUstream>(stream), &fresh->home) != CUDA_SUCCESS) fresh->home = nullptr;
+    fresh->made_in = at;
+    it = r.spaces.emplace(key, std::move(fresh)).first;
   }
+  std::shared_ptr<workspace>& w = it->second;
   w->last_use = ++r.uses;
   std::shared_ptr<workspace> found = w;
   r.evict(at);  // never `found`: it is the most recently used
@@ -298,31 +306,28 @@ inline std::shared_ptr<workspace> stream_workspace(cudaStream_t stream, const de
   return found;
 }
 
-// Releases every workspace of the current context of every device that has
-// one (release_resources: each device is synchronised first); workspaces of
-// dead contexts are forgotten.
+// Releases every workspace of a live context, each under its context after
+// the context is synchronised (release_resources; the caller keeps its
+// current context); workspaces of dead contexts are forgotten.
 inline void release_workspaces() {
   workspace_registry& r = workspace_registry::get();
   std::lock_guard<std::mutex> lock(r.mutex);
-  std::map<int, std::vector<std::shared_ptr<workspace>>> live;
-  for (auto& [key, w] : r.spaces) {
-    const int device = std::get<0>(key);
-    if (std::get<1>(key) == live_context(device).load()) live[device].push_back(std::move(w));
-  }
+  std::vector<std::shared_ptr<workspace>> all;
+  for (auto& [key, w] : r.spaces) all.push_back(std::move(w));
   for (auto& w : r.retired) {
-    if (w.context == live_context(w.device).load() && w.space.use_count() == 1) {
-      live[w.device].push_back(std::move(w.space));
-    }
+    if (w.use_count() == 1) all.push_back(std::move(w));
   }
   r.spaces.clear();
   r.retired.clear();
   r.version.fetch_add(1);
-  for (auto& [device, spaces] : live) {
-    if (cudaSetDevice(device) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
-      (void)cudaGetLastError();
-      continue;
-    }
-    for (auto& w : spaces) w->release(cudaStreamPerThread);
+  // By context, one synchronisation each.
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return std::pair(a->made_in.device, a->made_in.context) < std::pair(b->made_in.device, b->made_in.context);
+  });
+  for (std::size_t begin = 0, end = 0; begin < all.size(); begin = end) {
+    while (end < all.size() && all[end]->made_in.same_context(all[begin]->made_in)) ++end;
+    if (!synchronize_owner(all[begin]->made_in)) continue;
+    for (std::size_t i = begin; i < end; ++i) all[i]->release(cudaStreamPerThread);
     (void)cudaStreamSynchronize(cudaStreamPerThread);
   }
 }
@@ -361,14 +366,15 @@ struct stream_place {
   std::uint64_t context;
   std::shared_ptr<workspace> space;
   CUcontext current = nullptr;  // the thread's current context
-  device_context where() const { return {device, context}; }
+  CUcontext owner = nullptr;    // the context that owns its state
+  device_context where() const { return {device, context, current, owner}; }
   // Whether launches may go through the workspace's graphs.
   bool graphs() const { return space != nullptr && space->home == current && current != nullptr; }
 };
 inline stream_place place_of(cudaStream_t stream) {
   const bool capturing = stream_is_capturing(stream);  // first: it makes the context current
   const device_context at = current_device_context();
-  stream_place place{stream, at.device, at.context, nullptr, at.current};
+  stream_place place{stream, at.device, at.context, nullptr, at.current, at.owner};
   if (!capturing && current_memory() == nullptr) place.space = stream_workspace(stream, at);
   return place;
 }

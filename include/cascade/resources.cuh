@@ -4,15 +4,17 @@
 //   cascade::release_resources();           // everything, on every device
 //   cascade::kept_resources()                // what is kept now
 //
-// Kept (see the README): per device, a stream-ordered memory pool holding up
-// to 64 MiB of freed temporaries; per (device, stream) used by the automatic
-// algorithms, a workspace of status words and up to 1024 one-kernel graphs,
-// for at most 64 streams per device (the least recently used half is released
-// beyond); per host thread that called reduce, a 256-byte page-locked result
-// slot; per kernel, a few cached attributes. All of it belongs to the device's
-// context: after cudaDeviceReset the next call rebuilds it.
+// Kept (see the README): per device context, a stream-ordered memory pool
+// holding up to 64 MiB of freed temporaries; per (context, stream) used by
+// the automatic algorithms, a workspace of status words and up to 1024
+// one-kernel graphs, for at most 64 streams per context (the least recently
+// used half is released beyond); per host thread that called reduce, a 256-byte page-locked result
+// slot; per kernel, a few cached attributes. All of it belongs to the context
+// the calls ran in, each context its own (a green context shares its
+// primary's); state of a context that has died (cudaDeviceReset, cuCtxDestroy)
+// is forgotten, and the next call there rebuilds it.
 //
-// release_resources() synchronises each device that has state and frees it;
+// release_resources() synchronises each live context that has state and frees it;
 // later calls rebuild what they need. It must not run while another thread
 // is inside a cascade call.
 
@@ -30,16 +32,14 @@
 namespace cascade {
 
 inline void release_resources() {
-  // Each device is made current in turn; the caller's context (a green one
-  // included, which cudaSetDevice would not give back) is current again after.
+  // Each context that has state is made current in turn; the caller's
+  // context (a green one included, which cudaSetDevice would not give back)
+  // is current again after.
   const detail::keep_current_context keep;
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
-  (void)cudaGetLastError();
-  for (int d = 0; d < devices && d < detail::kMaxDevices; ++d) detail::refresh_live_context(d);
   detail::release_workspaces();
   detail::result_slot::release_all();
   detail::release_pools();
+  detail::context_tokens::get().release();
   (void)cudaGetLastError();
 }
 

@@ -2,7 +2,7 @@
 // host threads sharing streams, streams by the thousand, a stream's handle
 // reused while its work runs, out-of-memory and recovery, caller-supplied
 // memory, libcu++'s iterators, arrays over pieces of virtual memory, green
-// contexts, several GPUs.
+// contexts, contexts of the program's own, several GPUs.
 // Results are checked against the standard library on random inputs, outputs
 // poisoned first. (The process's first call inside a capture needs a fresh
 // process: first_call_in_capture_test.cu; value types of up to 1 KB:
@@ -940,6 +940,132 @@ TEST_F(Robustness, GreenContexts) {
   calls();
   make_current(primary);
   CASCADE_TEST_CUDA(cudaStreamDestroy(made_in_green));
+}
+
+// ------------------------------------------ contexts of the program's own --
+
+// A context the program makes itself (cuCtxCreate, as PyCUDA's make_context
+// does), used in turn with the primary context, then destroyed. Each keeps
+// its own state: it was made again at every switch, the other's left behind
+// (34 MB a switch on the H200). A destroyed context's state is forgotten,
+// never touched (the driver may crash on its handles).
+CUcontext create_context() {
+  CUdevice device = 0;
+  CASCADE_TEST_DRIVER(cuDeviceGet, &device, 0);
+  CUcontext made = nullptr;
+#if CUDA_VERSION >= 13000
+  CASCADE_TEST_DRIVER(cuCtxCreate, &made, nullptr, 0, device);
+#else
+  CASCADE_TEST_DRIVER(cuCtxCreate, &made, 0, device);
+#endif
+  return made;  // and current
+}
+
+TEST_F(Robustness, ContextsOfTheProgramsOwn) {
+  CASCADE_TEST_CUDA(cudaSetDevice(0));
+  CASCADE_TEST_CUDA(cudaFree(nullptr));
+  CUcontext primary = nullptr;
+  CASCADE_TEST_DRIVER(cuCtxGetCurrent, &primary);
+  auto make_current = [](CUcontext c) { CASCADE_TEST_DRIVER(cuCtxSetCurrent, c); };
+  const CUcontext own = create_context();
+
+  // Every algorithm in it, on its default stream and on a stream made in it.
+  check_all_algorithms(cascade::cuda, 91);
+  cudaStream_t own_stream;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&own_stream, cudaStreamNonBlocking));
+  check_all_algorithms(cascade::cuda.on(own_stream), 92);
+  make_current(primary);
+  check_all_algorithms(cascade::cuda, 93);
+
+  // Switching: memory in each context of its own (the primary's arrays are
+  // not the own context's to read), one set of state each.
+  const std::vector<int> h = small_ints(std::size_t(1) << 22, 94);
+  const long long sum = std::accumulate(h.begin(), h.end(), 0ll);
+  const std::vector<int> want = inclusive(h);
+  struct arrays {
+    thrust::device_vector<int> in, out;
+  };
+  std::vector<arrays> in_context(2);
+  for (int c = 0; c < 2; ++c) {
+    make_current(c == 0 ? own : primary);
+    in_context[c] = {to_device(h), thrust::device_vector<int>(h.size())};
+  }
+  auto calls = [&](int c) {
+    make_current(c == 0 ? own : primary);
+    arrays& a = in_context[c];
+    EXPECT_EQ(cascade::reduce(cascade::cuda, a.in.begin(), a.in.end(), 0ll), sum);
+    poison(a.out);
+    cascade::inclusive_scan(cascade::cuda, a.in.begin(), a.in.end(), a.out.begin());
+    CASCADE_TEST_CUDA(cudaStreamSynchronize(nullptr));
+    EXPECT_EQ(to_host(a.out), want);
+  };
+  calls(0);
+  calls(1);
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_before, &total));
+  for (int round = 0; round < 20; ++round) calls(round % 2);
+  make_current(primary);
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_after, &total));
+  EXPECT_LE(free_before - std::min(free_before, free_after), std::size_t(16) << 20)
+      << "device memory taken by 20 switches between a context of the program's own and the primary one";
+  EXPECT_GT(cascade::kept_resources().graphs, 0u);
+
+  // release_resources() frees both contexts' state and leaves the caller's
+  // context current; calls go on in both.
+  make_current(own);
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_before, &total));
+  cascade::release_resources();
+  CASCADE_TEST_CUDA(cudaMemGetInfo(&free_after, &total));
+  EXPECT_GT(free_after, free_before + (std::size_t(8) << 20)) << "release_resources() freed too little";
+  EXPECT_EQ(cascade::kept_resources().streams, 0u);
+  CUcontext now = nullptr;
+  CASCADE_TEST_DRIVER(cuCtxGetCurrent, &now);
+  EXPECT_EQ(now, own);
+  calls(0);
+  calls(1);
+
+  // The own context destroyed (its stream, memory and cascade's state in it
+  // with it): the primary's calls go on, and release_resources() leaves the
+  // dead state alone.
+  make_current(own);
+  CASCADE_TEST_CUDA(cudaStreamDestroy(own_stream));
+  in_context[0] = {};
+  CASCADE_TEST_DRIVER(cuCtxDestroy, own);
+  make_current(primary);
+  calls(1);
+  check_all_algorithms(cascade::cuda, 95);
+  cascade::release_resources();
+  calls(1);
+
+  // Contexts made, called in and destroyed in turn, with another host
+  // thread's calls in them: results right, and no state of a dead context
+  // kept past the next context's first call. Released first, so that this
+  // thread's result slot is made in the short-lived context and outlives it.
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("short-lived context " + std::to_string(round));
+    const CUcontext brief = create_context();
+    cascade::release_resources();
+    {
+      const auto d = to_device(h);
+      EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0ll), sum);
+      std::thread([&] {
+        make_current(brief);
+        EXPECT_EQ(cascade::reduce(cascade::cuda, d.begin(), d.end(), 0ll), sum);
+      }).join();
+      thrust::device_vector<int> out(h.size());
+      poison(out);
+      cascade::inclusive_scan(cascade::cuda, d.begin(), d.end(), out.begin());
+      EXPECT_EQ(to_host(out), want);
+    }
+    CASCADE_TEST_DRIVER(cuCtxDestroy, brief);
+    make_current(primary);
+    calls(1);
+  }
+  EXPECT_LE(cascade::kept_resources().streams, 2u) << "workspaces of destroyed contexts kept";
+  std::thread([&] {
+    make_current(primary);
+    calls(1);
+  }).join();
 }
 
 // ------------------------------------------------------- several GPUs ------
