@@ -946,9 +946,9 @@ TEST_F(Robustness, GreenContexts) {
 
 // A context the program makes itself (cuCtxCreate, as PyCUDA's make_context
 // does), used in turn with the primary context, then destroyed. Each keeps
-// its own state: it was made again at every switch, the other's left behind
-// (34 MB a switch on the H200). A destroyed context's state is forgotten,
-// never touched (the driver may crash on its handles).
+// its own state (it was made again at every switch, the other's left
+// behind: 34 MB a switch on the H200). A destroyed context's state is
+// forgotten, never touched (the driver may crash on its handles).
 CUcontext create_context() {
   CUdevice device = 0;
   CASCADE_TEST_DRIVER(cuDeviceGet, &device, 0);
