@@ -1010,6 +1010,38 @@ TEST_F(Robustness, ContextsOfTheProgramsOwn) {
       << "device memory taken by 20 switches between a context of the program's own and the primary one";
   EXPECT_GT(cascade::kept_resources().graphs, 0u);
 
+  // A host thread in each context at once, each on streams it makes and
+  // destroys as it goes: past 64 streams a context's least recently used
+  // workspaces are released under that context, while the other context's
+  // thread goes on.
+  {
+    std::atomic<int> wrong{0}, errors{0};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < 2; ++c) {
+      threads.emplace_back([&, c] {
+        try {
+          make_current(c == 0 ? own : primary);
+          const arrays& a = in_context[c];
+          thrust::device_vector<int> out(h.size());
+          for (int i = 0; i < 80; ++i) {
+            cudaStream_t s;
+            CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+            const auto on = cascade::cuda.on(s);
+            CASCADE_TEST_CUDA(cudaMemsetAsync(thrust::raw_pointer_cast(out.data()), 0xAB, h.size() * sizeof(int), s));
+            cascade::inclusive_scan(on, a.in.begin(), a.in.end(), out.begin());
+            if (cascade::reduce(on, a.in.begin(), a.in.end(), 0ll) != sum || to_host(out) != want) ++wrong;
+            CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+          }
+        } catch (const std::exception&) {
+          ++errors;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(wrong.load(), 0);
+    EXPECT_EQ(errors.load(), 0);
+  }
+
   // release_resources() frees both contexts' state and leaves the caller's
   // context current; calls go on in both.
   make_current(own);
