@@ -473,7 +473,7 @@ void run_tuned(It in, offset_t n, OutIt result, AccT init, Op op, cudaStream_t s
       k = kernel<Tuning, finish::parked, It, AccT, OutIt, Op>;
     }
   }
-  offset_t grid = min_of<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.device));
+  offset_t grid = min_of<offset_t>(p.chunks, resident_blocks(k, Tuning::block_threads, at.where.device));
   if (grid_limit > 0) grid = min_of<offset_t>(grid, grid_limit);
   const launch_status<AccT> partials(p.chunks, at, status_reuse::cleared_by_reader);
   p.partials = partials.words();

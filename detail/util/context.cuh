@@ -246,8 +246,7 @@ class context_tokens {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = tokens_.find(made_in.context);
     if (it == tokens_.end()) return false;
-    unsigned long long buffer = 0;
-    if (buffer_id(it->second.ptr, &buffer) && buffer == it->second.buffer) return true;
+    if (lives(it->second)) return true;
     tokens_.erase(it);  // dead: its token went with it
     return false;
   }
@@ -257,8 +256,7 @@ class context_tokens {
   void release() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [id, t] : tokens_) {
-      unsigned long long buffer = 0;
-      if (buffer_id(t.ptr, &buffer) && buffer == t.buffer) (void)cudaFreeHost(t.ptr);
+      if (lives(t)) (void)cudaFreeHost(t.ptr);
     }
     tokens_.clear();
   }
@@ -279,6 +277,11 @@ class context_tokens {
     *buffer = 0;
     return get != nullptr && get(1, &which, data, reinterpret_cast<CUdeviceptr>(ptr)) == CUDA_SUCCESS &&
            *buffer != 0;
+  }
+  // Its allocation is still the one made: the context lives.
+  static bool lives(const token& t) {
+    unsigned long long buffer = 0;
+    return buffer_id(t.ptr, &buffer) && buffer == t.buffer;
   }
   std::mutex mutex_;
   std::map<std::uint64_t, token> tokens_;  // by context id

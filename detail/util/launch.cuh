@@ -191,7 +191,7 @@ __device__ __forceinline__ void wait_for_prior_grid() {
 template <class... Params, class... Args>
 void launch_after_prior(const stream_place& at, unsigned prior_grid, void (*kernel)(Params...), unsigned grid,
                         unsigned block, const char* what, const Args&... args) {
-  if (prior_grid > kGraphMaxGrid && at.space != nullptr && compiled_arch(kernel, at.device) >= 90) {
+  if (prior_grid > kGraphMaxGrid && at.space != nullptr && compiled_arch(kernel, at.where.device) >= 90) {
     cudaLaunchAttribute attribute{};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;

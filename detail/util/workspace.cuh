@@ -362,19 +362,15 @@ inline std::size_t workspace_graphs() {
 // would reuse one epoch) or while the call's policy supplies the memory.
 struct stream_place {
   cudaStream_t stream;
-  int device;
-  std::uint64_t context;
+  device_context where;  // the current device and context
   std::shared_ptr<workspace> space;
-  CUcontext current = nullptr;  // the thread's current context
-  CUcontext owner = nullptr;    // the context that owns its state
-  device_context where() const { return {device, context, current, owner}; }
   // Whether launches may go through the workspace's graphs.
-  bool graphs() const { return space != nullptr && space->home == current && current != nullptr; }
+  bool graphs() const { return space != nullptr && space->home == where.current && where.current != nullptr; }
 };
 inline stream_place place_of(cudaStream_t stream) {
   const bool capturing = stream_is_capturing(stream);  // first: it makes the context current
   const device_context at = current_device_context();
-  stream_place place{stream, at.device, at.context, nullptr, at.current, at.owner};
+  stream_place place{stream, at, nullptr};
   if (!capturing && current_memory() == nullptr) place.space = stream_workspace(stream, at);
   return place;
 }
@@ -406,7 +402,7 @@ class launch_status {
       const int layout = static_cast<int>(status_layout_for<AccT>);
       const bool cleared = reuse == status_reuse::cleared_by_reader;
       status_region& region = cleared ? w->cleared[layout] : w->status[layout];
-      grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, at.where(), stream);
+      grow({{&region.words, word_bytes}, {&region.values, value_bytes}}, at.where, stream);
       unsigned epoch = 1;
       if (!cleared) {
         epoch = static_cast<unsigned>(++region.launches & kEpochMask);
