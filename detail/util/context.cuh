@@ -336,11 +336,20 @@ inline void check_stream_device(cudaStream_t stream, const device_context& at, c
   CUcontext owner = nullptr;
   const CUresult status = stream_context(reinterpret_cast<CUstream>(stream), &owner);
   if (status == CUDA_ERROR_NOT_SUPPORTED) return;  // no entry point to ask
-  if (status != CUDA_SUCCESS) {
+  if (status == CUDA_ERROR_INVALID_HANDLE || status == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+      status == CUDA_ERROR_INVALID_CONTEXT || status == CUDA_ERROR_INVALID_VALUE) {
     // A stream of a destroyed context (made before a cudaDeviceReset), or not a stream.
     throw cuda_error(cudaErrorInvalidResourceHandle,
                      std::string(algorithm) + ": the policy's stream (cuStreamGetCtx; a stream made before a "
                                               "cudaDeviceReset is no longer valid)");
+  }
+  if (status != CUDA_SUCCESS) {
+    // The context's own error, such as an earlier kernel's fault (sticky:
+    // CUDA keeps the context unusable until the process ends). The
+    // runtime's code of such an error is the driver's.
+    throw cuda_error(static_cast<cudaError_t>(status),
+                     std::string(algorithm) + ": the policy's stream (cuStreamGetCtx; an error from earlier work in "
+                                              "its context)");
   }
   if (owner != at.owner) {
     throw std::invalid_argument(std::string(algorithm) +
