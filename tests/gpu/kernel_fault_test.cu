@@ -6,8 +6,8 @@
 // as the CUDA error it is, from the call or from the stream, that every later
 // call reports that same error (never a hang, a crash or another
 // diagnosis), and that release_resources() still returns. Each family
-// faults in a process of its own (a death test, re-executed: the parent
-// process makes no CUDA call).
+// faults in a process of its own (a death test, re-executed rather than
+// forked from a process that holds a context).
 
 #include "harness.cuh"
 
