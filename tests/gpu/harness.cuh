@@ -235,4 +235,38 @@ struct combo {
   using strategy = Strategy;
 };
 
+
+// ------------------------------------------------------- concurrent load ---
+// Another program's work on the same GPU: a kernel that streams over a
+// buffer again and again, two blocks per SM, from a stream of its own, so
+// that a test's calls share every SM and the memory with it (their blocks
+// start late and out of order, their loads and polls are slow).
+template <int = 0>
+__global__ void stream_over(const float4* in, float4* out, std::int64_t n, int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+      const float4 v = in[i];
+      out[i] = make_float4(v.x + 1.f, v.y, v.z, v.w);
+    }
+  }
+}
+struct gpu_load {
+  static constexpr std::int64_t items = std::int64_t(1) << 25;  // 512 MB of float4 each way
+  thrust::device_vector<float4> in = thrust::device_vector<float4>(items), out = thrust::device_vector<float4>(items);
+  cudaStream_t stream = nullptr;
+  gpu_load() { CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~gpu_load() {
+    (void)cudaStreamSynchronize(stream);
+    (void)cudaStreamDestroy(stream);
+  }
+  // Launch before the calls it should load.
+  void start(int rounds = 4) {
+    int sms = 0;
+    CASCADE_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    stream_over<<<2 * sms, 256, 0, stream>>>(in.data().get(), out.data().get(), items, rounds);
+    CASCADE_TEST_CUDA(cudaGetLastError());
+  }
+};
+
 }  // namespace cascade_test

@@ -359,19 +359,6 @@ TEST_F(ReproducibleScan, AbsorbingAggregatesKeepTheFullRulesBits) {
   }
 }
 
-// ------------------------------------------------------- concurrent load ---
-// Streams over a buffer again and again: keeps every SM and the memory busy
-// while the scans run on another stream.
-__global__ void load_the_gpu(const float4* in, float4* out, std::int64_t n, int rounds) {
-  for (int r = 0; r < rounds; ++r) {
-    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::int64_t(gridDim.x) * blockDim.x) {
-      const float4 v = in[i];
-      out[i] = make_float4(v.x + 1.f, v.y, v.z, v.w);
-    }
-  }
-}
-
 template <class T>
 void check_under_load(std::int64_t n, std::uint64_t seed) {
   SCOPED_TRACE("n = " + std::to_string(n));
@@ -381,25 +368,17 @@ void check_under_load(std::int64_t n, std::uint64_t seed) {
   cascade::inclusive_scan(kReproducible, d.begin(), d.end(), want.begin());
   CASCADE_TEST_CUDA(cudaDeviceSynchronize());
 
-  int sms = 0;
-  CASCADE_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::int64_t load_items = std::int64_t(1) << 25;  // 512 MB of float4 each way
-  thrust::device_vector<float4> load_in(load_items), load_out(load_items);
-  cudaStream_t scans, load;
+  gpu_load load;  // (tests/gpu/harness.cuh)
+  cudaStream_t scans;
   CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&scans, cudaStreamNonBlocking));
-  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&load, cudaStreamNonBlocking));
   for (int run = 0; run < 10; ++run) {
-    // Launched first, with two blocks per SM, so the scan shares every SM with it.
-    load_the_gpu<<<2 * sms, 256, 0, load>>>(load_in.data().get(), load_out.data().get(), load_items, 4);
-    CASCADE_TEST_CUDA(cudaGetLastError());
-    poison(got);
+    poison(got);  // (before the load: poison waits for the whole device)
+    load.start();
     cascade::inclusive_scan(kReproducible.on(scans), d.begin(), d.end(), got.begin());
     CASCADE_TEST_CUDA(cudaStreamSynchronize(scans));
     EXPECT_TRUE(same_bits(got, want)) << "run " << run << " under load";
   }
-  CASCADE_TEST_CUDA(cudaStreamSynchronize(load));
   CASCADE_TEST_CUDA(cudaStreamDestroy(scans));
-  CASCADE_TEST_CUDA(cudaStreamDestroy(load));
 }
 
 TEST_F(ReproducibleScan, AnotherStreamLoadingTheGpuDoesNotChangeTheBits) {

@@ -780,6 +780,83 @@ TEST_F(Segmented, BitwiseIdenticalRuns) {
   }
 }
 
+// The keyed and segmented forms on a stream of their own while another
+// stream keeps every SM and the memory busy (tests/gpu/harness.cuh,
+// gpu_load): their tiles start late and out of order, so silent
+// predecessors, late counts and the second launches' waits all happen.
+// 2^24 + 77 items (more than 4096 tiles of reduce_by_key: its second
+// launch is a dependent launch), a power law and runs of 4. Integers
+// against the host, exactly; floats bitwise against a run without the load.
+template <class V>
+struct keyed_and_segmented {
+  std::vector<V> sums, scan, run_sums, keyed;
+  std::vector<std::int32_t> keys;
+};
+template <class V>
+keyed_and_segmented<V> run_keyed_and_segmented(cudaStream_t s, gpu_load* load, const thrust::device_vector<V>& d_v,
+                                               const thrust::device_vector<std::int64_t>& d_offsets,
+                                               const thrust::device_vector<std::int32_t>& d_keys) {
+  const auto on_s = cascade::cuda.on(s);
+  const std::int64_t n = std::int64_t(d_v.size()), segments = std::int64_t(d_offsets.size()) - 1;
+  thrust::device_vector<V> sums(segments), scan(n), run_sums(n), keyed(n);
+  thrust::device_vector<std::int32_t> keys_out(n);
+  poison(sums), poison(scan), poison(keys_out), poison(run_sums), poison(keyed);  // (each waits for the device)
+  if (load) load->start(16);  // (about 4 ms alone: longer than the four calls take)
+  cascade::segmented_reduce(on_s, d_v.begin(), d_offsets.begin(), d_offsets.end(), sums.begin(), V(0), plus{});
+  cascade::segmented_inclusive_scan(on_s, d_v.begin(), d_offsets.begin(), d_offsets.end(), scan.begin());
+  const auto ends = cascade::reduce_by_key(on_s, d_keys.begin(), d_keys.end(), d_v.begin(), keys_out.begin(),
+                                           run_sums.begin());
+  cascade::inclusive_scan_by_key(on_s, d_keys.begin(), d_keys.end(), d_v.begin(), keyed.begin());
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(s));
+  EXPECT_EQ(ends.first - keys_out.begin(), segments);  // (every segment here holds items)
+  keyed_and_segmented<V> got{to_host(sums), to_host(scan), to_host(run_sums), to_host(keyed), to_host(keys_out)};
+  got.run_sums.resize(segments), got.keys.resize(segments);
+  return got;
+}
+template <class V>
+void expect_same_bits(const std::vector<V>& got, const std::vector<V>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(V)), 0);
+}
+TEST_F(Segmented, AnotherStreamLoadingTheGpuChangesNothing) {
+  const std::int64_t n = (1 << 24) + 77;
+  cudaStream_t s;
+  CASCADE_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  gpu_load load;
+  const auto h = random_input<std::int32_t, plus>(n, 91);
+  const auto d_v = to_device(h);
+  const auto d_f = to_device(random_input<float, plus>(n, 92));
+  for (const char* name : {"powerlaw", "fixed"}) {
+    SCOPED_TRACE(name);
+    const auto lengths = segment_lengths(name, n, 4, 93);
+    const auto offsets = offsets_of<std::int64_t>(lengths);
+    const auto keys = keys_of<std::int32_t>(lengths, 95);
+    const auto d_offsets = to_device(offsets);
+    const auto d_keys = to_device(keys);
+    const auto want_sums = ref_segmented_reduce<std::int32_t>(h, offsets, 0, plus{});
+    std::vector<std::int32_t> want_scan(n), want_keys;
+    ref_segmented_scan(h, offsets, want_scan, plus{}, static_cast<const std::int32_t*>(nullptr), false);
+    for (std::size_t j = 0; j + 1 < offsets.size(); ++j) want_keys.push_back(keys[offsets[j]]);
+    const auto unloaded = run_keyed_and_segmented(s, nullptr, d_f, d_offsets, d_keys);
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run));
+      const auto got = run_keyed_and_segmented(s, &load, d_v, d_offsets, d_keys);
+      expect_equal(got.sums, want_sums);
+      expect_equal(got.scan, want_scan);
+      expect_equal(got.keys, want_keys);
+      expect_equal(got.run_sums, want_sums);
+      expect_equal(got.keyed, want_scan);
+      const auto bits = run_keyed_and_segmented(s, &load, d_f, d_offsets, d_keys);
+      expect_same_bits(bits.sums, unloaded.sums);
+      expect_same_bits(bits.scan, unloaded.scan);
+      expect_same_bits(bits.run_sums, unloaded.run_sums);
+      expect_same_bits(bits.keyed, unloaded.keyed);
+    }
+  }
+  CASCADE_TEST_CUDA(cudaStreamSynchronize(load.stream));
+  CASCADE_TEST_CUDA(cudaStreamDestroy(s));
+}
+
 // Runs of thousands of empty segments between items: tiles with more
 // segment starts than items (their staged begins run out), and walks over
 // many empty segments inside a thread's items.
