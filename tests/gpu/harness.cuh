@@ -235,7 +235,6 @@ struct combo {
   using strategy = Strategy;
 };
 
-
 // ------------------------------------------------------- concurrent load ---
 // Another program's work on the same GPU: a kernel that streams over a
 // buffer again and again, two blocks per SM, from a stream of its own, so
