@@ -15,15 +15,23 @@
 // instead, so that their launches all use one epoch and take identical
 // arguments (see util/workspace.cuh).
 //
-// Values of at most 12 bytes travel in one word with their tag (8 bytes for
-// values up to 4, 16 for values up to 12), written and read by single
-// relaxed accesses, so a reader sees value and tag together. Values of up to
-// 48 bytes travel 12 bytes a word in up to 4 such words, each tagged: a
-// reader loads them together and takes the value only when all carry one
-// tag, so a word not yet written, or one left from an earlier state, sends
-// it back to polling. No fence, and all loads in flight at once: the split
-// layout's acquire ordered every poll after the one before (a finishing
-// block reading 4 partials a thread waited for 8 round trips to L2).
+// Values travel 4 bytes to a piece of 8 beside their tag, a piece being one
+// 8-byte access (single-copy atomic), so every piece a reader loads says by
+// its own tag whether its bytes are the new ones. Values of up to 4 bytes
+// take one piece (an 8-byte word), larger ones 16-byte words of two pieces,
+// up to kMostPackedWords of them: a reader loads them together and takes the
+// value only when every piece carries one tag, so a piece not yet written,
+// or one left from an earlier state, sends it back to polling. No fence, and
+// all loads in flight at once: the split layout's acquire ordered every poll
+// after the one before (a finishing block reading 4 partials a thread waited
+// for 8 round trips to L2).
+// Why a tag per piece, not one per 16-byte word: a 16-byte access is, to the
+// memory model, two 8-byte ones, and the compiler splits it where the value
+// leaves bytes unused. With 12 value bytes and one tag to a word, a pair of a
+// 4-byte count and an __int128 (12 bytes of padding) had its first word read
+// as two 4-byte loads, count and tag apart, and a reader took a new word's
+// tag with the old word's count (H200: reduce_by_key over __int128 on a fresh
+// workspace, 95 calls in 100 wrong; docs/segmented.md).
 // Larger values sit in a region of their own beside a 32-bit tag: written,
 // then released; read after an acquire, from L2 (neighbouring tiles share
 // cache lines, so L1 may hold a stale copy).
@@ -62,29 +70,26 @@ inline constexpr int kStatusLayouts = 3;
 
 // The bytes of a value that a status word carries: all of them, unless the
 // type has tail padding and says so (min_element's candidates: an 8-byte
-// value and a 4-byte position publish 12 bytes, in one word).
+// value and a 4-byte position publish 12 bytes).
 template <class AccT>
 struct status_payload : ::cuda::std::integral_constant<std::size_t, sizeof(AccT)> {};
 template <class AccT>
 inline constexpr std::size_t status_payload_v = status_payload<AccT>::value;
 
-inline constexpr std::size_t kMostPackedWords = 4;  // 16-byte words of 12 bytes each
+inline constexpr std::size_t kPieceBytes = 4;        // value bytes beside each tag
+inline constexpr std::size_t kMostPackedWords = 6;   // 16-byte words: 48 bytes of value
 
 template <class AccT>
 inline constexpr status_layout status_layout_for =
-    status_payload_v<AccT> <= 4                       ? status_layout::packed8
-    : status_payload_v<AccT> <= 12 * kMostPackedWords ? status_layout::packed16
-                                                      : status_layout::split;
+    status_payload_v<AccT> <= kPieceBytes                        ? status_layout::packed8
+    : status_payload_v<AccT> <= 2 * kPieceBytes * kMostPackedWords ? status_layout::packed16
+                                                                   : status_layout::split;
 
-// One word: the value's bytes first, the tag in the word's last 4 bytes.
-__device__ __forceinline__ void set_tag(unsigned long long& w, unsigned tag) {
-  w = (w & 0xffffffffull) | (static_cast<unsigned long long>(tag) << 32);
+// A piece: 4 bytes of value, then the tag in the high 4 bytes.
+__device__ __forceinline__ unsigned long long piece(unsigned bits, unsigned tag) {
+  return static_cast<unsigned long long>(bits) | (static_cast<unsigned long long>(tag) << 32);
 }
-__device__ __forceinline__ void set_tag(ulonglong2& w, unsigned tag) {
-  w.y = (w.y & 0xffffffffull) | (static_cast<unsigned long long>(tag) << 32);
-}
-__device__ __forceinline__ unsigned tag_of(unsigned long long w) { return static_cast<unsigned>(w >> 32); }
-__device__ __forceinline__ unsigned tag_of(ulonglong2 w) { return static_cast<unsigned>(w.y >> 32); }
+__device__ __forceinline__ unsigned tag_of(unsigned long long piece) { return static_cast<unsigned>(piece >> 32); }
 
 __device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long w) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
@@ -107,8 +112,9 @@ template <class AccT, status_layout Layout = status_layout_for<AccT>>
 struct tile_status {
   using word_t = ::cuda::std::conditional_t<Layout == status_layout::packed8, unsigned long long, ulonglong2>;
   static constexpr std::size_t payload = status_payload_v<AccT>;
-  static constexpr std::size_t per_word = sizeof(word_t) - 4;  // the value's bytes beside each tag
-  static constexpr int tile_words = static_cast<int>((payload + per_word - 1) / per_word);
+  static constexpr int word_pieces = static_cast<int>(sizeof(word_t) / 8);
+  static constexpr int tile_pieces = static_cast<int>((payload + kPieceBytes - 1) / kPieceBytes);
+  static constexpr int tile_words = (tile_pieces + word_pieces - 1) / word_pieces;
   static_assert(tile_words >= 1 && tile_words <= int(kMostPackedWords));
 
   word_t* words;
@@ -123,28 +129,34 @@ struct tile_status {
   __host__ __device__ tile_status after(offset_t count) const { return {words + tile_words * count, epoch}; }
 
   __device__ void publish(offset_t tile, tile_state state, const AccT& value) const {
+    const unsigned tag = status_tag(epoch, state);
+    unsigned long long pieces[tile_words * word_pieces];
 #pragma unroll
-    for (int k = 0; k < tile_words; ++k) {
-      word_t w{};
-      ::cuda::std::memcpy(&w, reinterpret_cast<const char*>(&value) + k * per_word, bytes_in(k));
-      set_tag(w, status_tag(epoch, state));
-      store_relaxed(words + tile_words * tile + k, w);
+    for (int i = 0; i < tile_words * word_pieces; ++i) {
+      unsigned bits = 0;
+      if (bytes_in(i) > 0) ::cuda::std::memcpy(&bits, reinterpret_cast<const char*>(&value) + i * kPieceBytes, bytes_in(i));
+      pieces[i] = piece(bits, tag);
     }
+#pragma unroll
+    for (int k = 0; k < tile_words; ++k) store_relaxed(words + tile_words * tile + k, word_of(pieces, k));
   }
 
   // The tile's state now, and its value if it has published one (all its
-  // words carry the same tag).
+  // pieces carry the same tag).
   __device__ tile_state peek(offset_t tile, AccT& value) const {
-    word_t w[tile_words];
+    unsigned long long pieces[tile_words * word_pieces];
 #pragma unroll
-    for (int k = 0; k < tile_words; ++k) w[k] = load_relaxed(words + tile_words * tile + k);
+    for (int k = 0; k < tile_words; ++k) pieces_of(load_relaxed(words + tile_words * tile + k), pieces, k);
     bool whole = true;
 #pragma unroll
-    for (int k = 0; k < tile_words; ++k) {
-      ::cuda::std::memcpy(reinterpret_cast<char*>(&value) + k * per_word, &w[k], bytes_in(k));
-      whole &= tag_of(w[k]) == tag_of(w[0]);
+    for (int i = 0; i < tile_words * word_pieces; ++i) {
+      if (bytes_in(i) > 0) {
+        const unsigned bits = static_cast<unsigned>(pieces[i]);
+        ::cuda::std::memcpy(reinterpret_cast<char*>(&value) + i * kPieceBytes, &bits, bytes_in(i));
+      }
+      whole &= tag_of(pieces[i]) == tag_of(pieces[0]);
     }
-    return whole ? state_in(tag_of(w[0]), epoch) : tile_invalid;
+    return whole ? state_in(tag_of(pieces[0]), epoch) : tile_invalid;
   }
 
   // Back to "not yet", for words that their one reader clears once read.
@@ -154,8 +166,21 @@ struct tile_status {
   }
 
  private:
-  __host__ __device__ static constexpr std::size_t bytes_in(int k) {
-    return payload - k * per_word < per_word ? payload - k * per_word : per_word;
+  // The value's bytes in piece i (none past the payload: its tag alone).
+  __host__ __device__ static constexpr std::size_t bytes_in(int i) {
+    return payload <= i * kPieceBytes ? 0 : payload - i * kPieceBytes < kPieceBytes ? payload - i * kPieceBytes : kPieceBytes;
+  }
+  __device__ static word_t word_of(const unsigned long long* pieces, int k) {
+    if constexpr (word_pieces == 1) return pieces[k];
+    else return {pieces[2 * k], pieces[2 * k + 1]};
+  }
+  __device__ static void pieces_of(const word_t& w, unsigned long long* pieces, int k) {
+    if constexpr (word_pieces == 1) {
+      pieces[k] = w;
+    } else {
+      pieces[2 * k] = w.x;
+      pieces[2 * k + 1] = w.y;
+    }
   }
 };
 
