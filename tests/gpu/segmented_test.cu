@@ -857,6 +857,83 @@ TEST_F(Segmented, AnotherStreamLoadingTheGpuChangesNothing) {
   CASCADE_TEST_CUDA(cudaStreamDestroy(s));
 }
 
+// A call's status words start as zeros (the first call on a stream, or
+// after release_resources) or as words another call left there, of other
+// data. A 16-byte status word read as two loads let a tile take a new
+// word's tag with the old word's value: the compiler split them where the
+// value leaves bytes of the word unused. reduce_by_key over __int128 (a
+// 4-byte count beside it: 12 bytes of padding) was wrong in 95 calls of 100
+// on a fresh workspace (H200, 65537 items). So each call here alternates
+// between two inputs and starts on a fresh workspace every other time:
+// reduce_by_key of padded pairs (__int128 and int64 values) against the
+// host, and a float scan by key against its bits on a warm workspace.
+template <class V>
+void check_reduce_by_key_on_fresh_and_stale_words(std::int64_t n, std::uint64_t seed) {
+  SCOPED_TRACE(std::to_string(sizeof(V)) + "-byte values, n = " + std::to_string(n));
+  const auto keys = keys_of<std::int32_t>(segment_lengths("powerlaw", n, 0, seed), seed + 1);
+  const auto runs = run_offsets(keys);
+  const auto d_keys = to_device(keys);
+  std::vector<V> inputs[2];
+  std::vector<std::vector<V>> want(2);
+  for (int i = 0; i < 2; ++i) {
+    const auto h = random_input<std::int32_t, plus>(n, seed + 2 + i);
+    for (std::int64_t j = 0; j < n; ++j) {  // every word of the value in play
+      if constexpr (sizeof(V) == 16) inputs[i].push_back((V(h[j]) << 96) + (V(h[j]) << 40) + V(j));
+      else inputs[i].push_back((V(h[j]) << 33) + V(j));
+    }
+    for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
+      want[i].push_back(std::accumulate(inputs[i].begin() + runs[r], inputs[i].begin() + runs[r + 1], V(0)));
+    }
+  }
+  const thrust::device_vector<V> d_inputs[2] = {to_device(inputs[0]), to_device(inputs[1])};
+  thrust::device_vector<std::int32_t> keys_out(n);
+  thrust::device_vector<V> totals(n);
+  for (int call = 0; call < 8; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call) + (call % 2 == 0 ? ", fresh workspace" : ", after the other input"));
+    if (call % 2 == 0) cascade::release_resources();
+    poison(keys_out), poison(totals);
+    const auto& d = d_inputs[call % 2];
+    const auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d.begin(), keys_out.begin(),
+                                             totals.begin());
+    ASSERT_EQ(ends.second - totals.begin(), std::ptrdiff_t(want[call % 2].size()));
+    const auto got = to_host(totals);
+    for (std::size_t r = 0; r < want[call % 2].size(); ++r) {
+      if (got[r] != want[call % 2][r]) {
+        ADD_FAILURE() << "run " << r << " of " << want[call % 2].size() << ": wrong total";
+        break;
+      }
+    }
+  }
+}
+
+TEST_F(Segmented, FreshAndStaleStatusWordsChangeNothing) {
+  check_reduce_by_key_on_fresh_and_stale_words<__int128>(65537, 101);
+  check_reduce_by_key_on_fresh_and_stale_words<__int128>(200003, 111);
+  check_reduce_by_key_on_fresh_and_stale_words<std::int64_t>(65537, 121);
+  check_reduce_by_key_on_fresh_and_stale_words<std::int64_t>((1 << 20) + 3, 131);
+
+  SCOPED_TRACE("float scan by key");
+  const std::int64_t n = (1 << 20) + 3;
+  const auto d_keys = to_device(keys_of<std::int32_t>(segment_lengths("powerlaw", n, 0, 141), 142));
+  const thrust::device_vector<float> inputs[2] = {to_device(random_input<float, plus>(n, 143)),
+                                                  to_device(random_input<float, plus>(n, 144))};
+  std::vector<float> want[2];
+  thrust::device_vector<float> out(n);
+  for (int i = 0; i < 2; ++i) {
+    for (int warm = 0; warm < 2; ++warm) {
+      cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inputs[i].begin(), out.begin());
+    }
+    want[i] = to_host(out);
+  }
+  for (int call = 0; call < 8; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call) + (call % 2 == 0 ? ", fresh workspace" : ", after the other input"));
+    if (call % 2 == 0) cascade::release_resources();
+    poison(out);
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inputs[call % 2].begin(), out.begin());
+    expect_same_bits(to_host(out), want[call % 2]);
+  }
+}
+
 // Runs of thousands of empty segments between items: tiles with more
 // segment starts than items (their staged begins run out), and walks over
 // many empty segments inside a thread's items.
