@@ -268,4 +268,18 @@ struct gpu_load {
   }
 };
 
+// A call's status words start as zeros (the first call on a stream, or after
+// release_resources) or as words another call left there, of other data; a
+// test that repeats one call on one input sees neither (the old bits are the
+// new ones). call(input) runs 8 times, alternating between inputs 0 and 1,
+// on a fresh workspace every other time.
+template <class Call>
+void on_fresh_and_stale_words(Call call) {
+  for (int c = 0; c < 8; ++c) {
+    SCOPED_TRACE("call " + std::to_string(c) + (c % 2 == 0 ? ", fresh workspace" : ", after the other input"));
+    if (c % 2 == 0) cascade::release_resources();
+    call(c % 2);
+  }
+}
+
 }  // namespace cascade_test

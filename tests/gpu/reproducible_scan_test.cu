@@ -386,14 +386,12 @@ TEST_F(ReproducibleScan, AnotherStreamLoadingTheGpuDoesNotChangeTheBits) {
   check_under_load<double>((1 << 23) + 5, 4002);
 }
 
-// A call's status words start as zeros (the first call on a stream, or
-// after release_resources) or as words another call left there, of other
-// data. A 16-byte status word read as two loads would let a tile take a new
-// word's tag with the old word's value: the compiler split them where the
-// value leaves bytes of the word unused (8-byte values: the tag's half holds
-// 4 bytes of nothing). So each scan here alternates between two inputs and
-// starts on a fresh workspace every other time, and must give the bits of
-// a scan of its input on a warm one.
+// Status words left by other calls, or none (harness.cuh,
+// on_fresh_and_stale_words). A 16-byte status word read as two loads would
+// let a tile take a new word's tag with the old word's value: the compiler
+// split them where the value leaves bytes of the word unused (8-byte values:
+// the tag's half held 4 bytes of nothing). Each scan must give the bits of a
+// scan of its input on a warm workspace.
 template <class T>
 void check_fresh_and_stale_words(std::int64_t n, std::uint64_t seed) {
   SCOPED_TRACE(std::string(sizeof(T) == 4 ? "float" : "double") + " n = " + std::to_string(n));
@@ -404,13 +402,12 @@ void check_fresh_and_stale_words(std::int64_t n, std::uint64_t seed) {
     for (int warm = 0; warm < 2; ++warm) cascade::inclusive_scan(cascade::device, inputs[i].begin(), inputs[i].end(), want[i].begin());
   }
   thrust::device_vector<T> got(n);
-  for (int call = 0; call < 8; ++call) {
-    if (call % 2 == 0) cascade::release_resources();
+  on_fresh_and_stale_words([&](int i) {
     poison(got);
-    cascade::inclusive_scan(cascade::device, inputs[call % 2].begin(), inputs[call % 2].end(), got.begin());
+    cascade::inclusive_scan(cascade::device, inputs[i].begin(), inputs[i].end(), got.begin());
     CASCADE_TEST_CUDA(cudaDeviceSynchronize());
-    EXPECT_TRUE(same_bits(got, want[call % 2])) << "call " << call << (call % 2 == 0 ? ", fresh workspace" : ", after the other input");
-  }
+    EXPECT_TRUE(same_bits(got, want[i]));
+  });
 }
 
 TEST_F(ReproducibleScan, FreshAndStaleStatusWordsDoNotChangeTheBits) {

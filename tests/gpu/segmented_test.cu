@@ -857,16 +857,14 @@ TEST_F(Segmented, AnotherStreamLoadingTheGpuChangesNothing) {
   CASCADE_TEST_CUDA(cudaStreamDestroy(s));
 }
 
-// A call's status words start as zeros (the first call on a stream, or
-// after release_resources) or as words another call left there, of other
-// data. A 16-byte status word read as two loads let a tile take a new
-// word's tag with the old word's value: the compiler split them where the
-// value leaves bytes of the word unused. reduce_by_key over __int128 (a
-// 4-byte count beside it: 12 bytes of padding) was wrong in 95 calls of 100
-// on a fresh workspace (H200, 65537 items). So each call here alternates
-// between two inputs and starts on a fresh workspace every other time:
-// reduce_by_key of padded pairs (__int128 and int64 values) against the
-// host, and a float scan by key against its bits on a warm workspace.
+// Status words left by other calls, or none (harness.cuh,
+// on_fresh_and_stale_words). A 16-byte status word read as two loads let a
+// tile take a new word's tag with the old word's value: the compiler split
+// them where the value leaves bytes of the word unused. reduce_by_key over
+// __int128 (a 4-byte count beside it: 12 bytes of padding) was wrong in 95
+// calls of 100 on a fresh workspace (H200, 65537 items). Here reduce_by_key
+// of padded pairs (__int128 and int64 values) against the host, and a float
+// scan by key against its bits on a warm workspace.
 template <class V>
 void check_reduce_by_key_on_fresh_and_stale_words(std::int64_t n, std::uint64_t seed) {
   SCOPED_TRACE(std::to_string(sizeof(V)) + "-byte values, n = " + std::to_string(n));
@@ -888,22 +886,19 @@ void check_reduce_by_key_on_fresh_and_stale_words(std::int64_t n, std::uint64_t 
   const thrust::device_vector<V> d_inputs[2] = {to_device(inputs[0]), to_device(inputs[1])};
   thrust::device_vector<std::int32_t> keys_out(n);
   thrust::device_vector<V> totals(n);
-  for (int call = 0; call < 8; ++call) {
-    SCOPED_TRACE("call " + std::to_string(call) + (call % 2 == 0 ? ", fresh workspace" : ", after the other input"));
-    if (call % 2 == 0) cascade::release_resources();
+  on_fresh_and_stale_words([&](int i) {
     poison(keys_out), poison(totals);
-    const auto& d = d_inputs[call % 2];
-    const auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d.begin(), keys_out.begin(),
-                                             totals.begin());
-    ASSERT_EQ(ends.second - totals.begin(), std::ptrdiff_t(want[call % 2].size()));
+    const auto ends = cascade::reduce_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), d_inputs[i].begin(),
+                                             keys_out.begin(), totals.begin());
+    ASSERT_EQ(ends.second - totals.begin(), std::ptrdiff_t(want[i].size()));
     const auto got = to_host(totals);
-    for (std::size_t r = 0; r < want[call % 2].size(); ++r) {
-      if (got[r] != want[call % 2][r]) {
-        ADD_FAILURE() << "run " << r << " of " << want[call % 2].size() << ": wrong total";
+    for (std::size_t r = 0; r < want[i].size(); ++r) {
+      if (got[r] != want[i][r]) {
+        ADD_FAILURE() << "run " << r << " of " << want[i].size() << ": wrong total";
         break;
       }
     }
-  }
+  });
 }
 
 TEST_F(Segmented, FreshAndStaleStatusWordsChangeNothing) {
@@ -925,13 +920,11 @@ TEST_F(Segmented, FreshAndStaleStatusWordsChangeNothing) {
     }
     want[i] = to_host(out);
   }
-  for (int call = 0; call < 8; ++call) {
-    SCOPED_TRACE("call " + std::to_string(call) + (call % 2 == 0 ? ", fresh workspace" : ", after the other input"));
-    if (call % 2 == 0) cascade::release_resources();
+  on_fresh_and_stale_words([&](int i) {
     poison(out);
-    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inputs[call % 2].begin(), out.begin());
-    expect_same_bits(to_host(out), want[call % 2]);
-  }
+    cascade::inclusive_scan_by_key(cascade::cuda, d_keys.begin(), d_keys.end(), inputs[i].begin(), out.begin());
+    expect_same_bits(to_host(out), want[i]);
+  });
 }
 
 // Runs of thousands of empty segments between items: tiles with more
