@@ -28,7 +28,9 @@
 // joined from the tiles' pieces by a second launch (spans.cuh), in a fixed
 // order. Its counted pairs through the reproducible look-back, which never
 // absorb (the count adds up), kept every tile waiting for the chain of all
-// its predecessors.
+// its predecessors. Block 0 chases the tiles' counts (spans.cuh,
+// chase_run_counts) and publishes each tile's inclusive count as the counts
+// come out, so a tile's look-back finds one beside it.
 
 #include <cascade/detail/primitives/block_scan.cuh>
 #include <cascade/detail/primitives/dynamic_shared.cuh>
@@ -303,6 +305,14 @@ struct kernel_storage {
   typename Heads::template storage<threads, items> staged;
 };
 
+// The tile block b scans: with the counts chased, block 0 chases them and
+// tile t is block t + 1 (or, reversed for the progress test, the reverse).
+template <class Tuning, bool Chased>
+__device__ __forceinline__ offset_t tile_of_block() {
+  if constexpr (!Chased) return decoupled_lookback::tile_of_block<Tuning>();
+  else return Tuning::reversed_tiles ? offset_t(gridDim.x) - 1 - blockIdx.x : offset_t(blockIdx.x) - 1;
+}
+
 // Tile tile_of_block() of the n items: the heads of each thread's items,
 // its fold, the block scan, the tile's prefix, the outputs. Status: the
 // look-back's words, of headed pairs (the scans, by Rule) or of run counts
@@ -332,7 +342,18 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   const offset_t n = range.n;
   const ValueIt values = values_from + range.first;
   const Outputs outputs = outputs_from.from(range.first);
-  const offset_t tile = decoupled_lookback::tile_of_block<Tuning>();
+  // reduce_by_key: the tile's prefix is its run count alone (the textbook
+  // look-back), which needs the keys only.
+  constexpr bool counts_runs = std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>;
+  constexpr bool chased = counts_runs && Tuning::chased_counts;
+  if constexpr (chased) {
+    if (blockIdx.x == 0) {
+      chase_run_counts<Tuning::chase_windows, threads>(run_count_words<C>::at(status, carry.tiles),
+                                                       (n + tile_size - 1) / tile_size, Tuning::chase_spin_ns);
+      return;
+    }
+  }
+  const offset_t tile = tile_of_block<Tuning, chased>();
   const offset_t base = tile * tile_size;
   if (base >= n) return;
   const int valid = static_cast<int>(min_of(n - base, tile_size));
@@ -345,9 +366,6 @@ __global__ void __launch_bounds__(Tuning::block_threads, Tuning::min_blocks_per_
   prefetch_tile<Tuning, tile_size>(pairs, n, tile);
   prefetch_segments<Tuning, tile_size, value_t<decltype(pairs)>>(heads, n, tile);
   const bool in_place = decoupled_lookback::may_overlap(values, outputs);
-  // reduce_by_key: the tile's prefix is its run count alone (the textbook
-  // look-back), which needs the keys only.
-  constexpr bool counts_runs = std::is_same_v<Status, tile_status<C>> && !std::is_same_v<C, bool>;
   if constexpr (counts_runs) {
     if (threadIdx.x == 0) shared.counted[0] = 0;
     __syncthreads();
@@ -525,8 +543,8 @@ void run_tuned(Heads heads, ValueIt values, Extent extent, offset_t max_n, Outpu
                         slots,
                         reinterpret_cast<offset_t*>(carried(last_runs_at))};
     launch_shared(at, kernel<Tuning, rule, Heads, ValueIt, Extent, Outputs, C, T, Op, tile_status<C>, carry_t>,
-                  static_cast<unsigned>(tiles), Tuning::block_threads, shared, "cascade reduce_by_key kernel", heads,
-                  values, extent, outputs, status.words(), carry, op);
+                  static_cast<unsigned>(tiles) + (Tuning::chased_counts ? 1 : 0), Tuning::block_threads, shared,
+                  "cascade reduce_by_key kernel", heads, values, extent, outputs, status.words(), carry, op);
     launch_stashed_runs<counted_masked_scan_tuning<T>::span_block_threads>(
         at, run_count_words<C>::at(status.words(), tiles), carry, outputs.keys_out, outputs.values_out,
         outputs.runs_out, op);

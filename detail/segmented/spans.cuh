@@ -14,6 +14,7 @@
 // pieces only, so the bits depend on the items and the runs, never on
 // timing).
 
+#include <cascade/detail/primitives/shuffle.cuh>
 #include <cascade/detail/primitives/tile_status.cuh>
 #include <cascade/detail/primitives/warp_reduce.cuh>
 #include <cascade/detail/primitives/warp_scan.cuh>
@@ -63,6 +64,76 @@ struct run_count_words {
     return {w, w.after(tiles), w.after(2 * tiles)};
   }
 };
+
+// reduce_by_key's run counts, chased (block 0 of the tiles kernel): walks
+// the tiles' counts in order as they come out and publishes each tile's
+// inclusive count in its word, so that a tile's look-back finds one beside
+// it instead of waiting for the chain of its predecessors' own look-backs
+// (which advanced 32 tiles a round trip, slower than tiles start). Each
+// round trip the block polls Windows x 32 counts at once, a window of 32
+// per warp at a time (few registers: the kernel is the tiles'), and
+// publishes them up to the first one missing. Integers: any writer of a
+// tile's inclusive count writes the same value. No tile waits for the
+// chaser, so the look-back's progress guarantee stands.
+template <int Windows, int Threads, class C>
+__device__ void chase_run_counts(const run_count_words<C>& w, offset_t tiles, unsigned spin_ns) {
+  constexpr int warps = Threads / kWarpThreads, per_warp = Windows / warps;
+  static_assert(Windows <= kWarpThreads && Windows % warps == 0);
+  __shared__ C window_total[Windows], window_before[Windows];
+  __shared__ int window_run[Windows];
+  __shared__ offset_t advanced;
+  __shared__ C advanced_runs;
+  const int lane = lane_id(), warp = warp_id();
+  C running = C(0);  // the runs before `from`
+  for (offset_t from = 0; from < tiles;) {
+    C count[per_warp];
+    bool out[per_warp];
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {  // (all polls in flight at once)
+      const offset_t t = from + offset_t(warp + j * warps) * kWarpThreads + lane;
+      count[j] = C(0);
+      out[j] = t < tiles && w.counts.peek(t, count[j]) != tile_invalid;
+    }
+    int run[per_warp];
+    C inclusive[per_warp];
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {
+      const unsigned ready = __ballot_sync(kFullMask, out[j]);
+      run[j] = ready == kFullMask ? kWarpThreads : __ffs(~ready) - 1;  // counts out in a row
+      inclusive[j] = warp_inclusive_scan(lane < run[j] ? count[j] : C(0), ::cuda::std::plus<C>{});
+      const int k = warp + j * warps;
+      if (lane == kWarpThreads - 1) window_total[k] = inclusive[j];
+      if (lane == 0) window_run[k] = run[j];
+    }
+    __syncthreads();
+    if (warp == 0) {
+      // Windows up to the first that is not full are published.
+      const int k = lane;
+      const unsigned full = __ballot_sync(kFullMask, k < Windows && window_run[k] == kWarpThreads);
+      const int partial = full == kFullMask ? kWarpThreads : __ffs(~full) - 1;
+      const C total = k < Windows && k <= partial ? window_total[k] : C(0);
+      const C through = warp_inclusive_scan(total, ::cuda::std::plus<C>{});
+      if (k < Windows) window_before[k] = through - total;
+      if (lane == kWarpThreads - 1) {
+        advanced_runs = through;
+        advanced = partial >= Windows ? offset_t(Windows) * kWarpThreads
+                                      : offset_t(partial) * kWarpThreads + window_run[partial];
+      }
+    }
+    __syncthreads();
+    const offset_t step = advanced;
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {
+      const int k = warp + j * warps;
+      const offset_t t = from + offset_t(k) * kWarpThreads + lane;
+      if (t < from + step && lane < run[j]) w.tiles.publish(t, tile_prefix, running + window_before[k] + inclusive[j]);
+    }
+    running += advanced_runs;
+    from += step;
+    __syncthreads();  // (the shared words read before the next round writes them)
+    if (step < offset_t(Windows) * kWarpThreads) __nanosleep(spin_ns);
+  }
+}
 
 // The pieces of a run from tile `from` (its last piece) to tile `to` (its
 // first), joined by the warp; the result in lane 0.

@@ -232,6 +232,13 @@ struct tile_totals_tuning {
 // the look-back's pacing as the flat scan's, a tile of plain values.
 template <class T>
 struct masked_scan_tuning : lookback_scan_tuning<headed<bool, T>> {
+  // reduce_by_key (counted_masked_scan_tuning): whether block 0 chases the
+  // tiles' run counts (spans.cuh, chase_run_counts), the windows of 32
+  // counts it polls a round trip (at most 32: a lane of its first warp per
+  // window), and its pause after a poll that finds the next count missing.
+  static constexpr bool chased_counts = false;
+  static constexpr int chase_windows = 32;
+  static constexpr unsigned chase_spin_ns = 200;
   // 64 bytes of values per thread (16 4-byte values; 32 at most: a
   // thread's starts are a 32-bit mask), at most 16 KB a tile, at launch
   // bounds for 4 blocks of 256 per SM (64 registers), completing one group
@@ -456,6 +463,20 @@ struct counted_masked_scan_tuning : masked_scan_tuning<T> {
   // 76fa318, every shape at 2^26: 1.02-1.09x the time
   // (h200-segmented-rbk-early-publication.json).
   static constexpr int span_block_threads = 256;
+  // From spans_min_tiles tiles on, block 0 chases the tiles' run counts
+  // (spans.cuh, chase_run_counts), 32 windows a round trip. H200, 2^26
+  // floats, reduce_by_key_into over its time without, four rounds of a
+  // probe program, both builds in one call, CUB in the same process, on the
+  // status words of 1ce42cc (h200-segmented-rbk-chased-counts-again.json):
+  // the power law 0.94-0.96x, runs of 16-2^22 0.95-0.98x, runs of 1 and 4
+  // 0.98-1.00x (their tiles' wait is the look-back's round trip, not the
+  // chain); at 46e34ea, float / int32, two rounds, the same within 0.02.
+  // Chasers that published with one warp (4 windows polled by it, or 16 by
+  // the block) were slower than tiles start: 1.24-1.29x at runs of 16-2^22,
+  // where the kernel ended with them. Looking at the predecessor's
+  // word early, before the block scan, to skip the look-back: 1.10-1.16x
+  // (ptxas spilled 20-50 bytes more a thread).
+  static constexpr bool chased_counts = true;
   // A tile gathers its runs before it looks back for the count
   // (masked_scan.cuh, run_totals), then waits this long before its first
   // poll, and this much more times the share of its items that begin runs

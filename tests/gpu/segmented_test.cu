@@ -1492,8 +1492,9 @@ TEST_F(Segmented, OffsetsOverPartOfAnAllocation) {
 // long on average leaves them in its slots for the second launch rather
 // than wait for the count (8: the power law's tiles of 128 items, about 16
 // runs each, either way).
-template <bool Reversed, int Polls, long long SpansMinTiles = 2, int StashRunItems = 8>
+template <bool Reversed, int Polls, long long SpansMinTiles = 2, int StashRunItems = 8, bool Chased = false>
 struct masked_progress_tuning : cascade::detail::masked_scan_tuning<std::int32_t> {
+  static constexpr bool chased_counts = Chased;
   static constexpr int block_threads = 64;
   static constexpr cascade::detail::offset_t spans_min_tiles = SpansMinTiles;
   static constexpr int few_tiles_blocks_per_sm = 2;
@@ -1534,7 +1535,8 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   auto check = [&](auto tuning) {
     using tuning_t = decltype(tuning);
     SCOPED_TRACE(std::string("reversed ") + (tuning_t::reversed_tiles ? "yes" : "no") + ", polls " +
-                 std::to_string(tuning_t::polls_before_fallback) + ", spans from " +
+                 std::to_string(tuning_t::polls_before_fallback) + ", counts chased " +
+                 (tuning_t::chased_counts ? "yes" : "no") + ", spans from " +
                  std::to_string(tuning_t::spans_min_tiles) + " tiles, slots for runs of " +
                  std::to_string(tuning_t::stash_run_items) + " items");
     thrust::device_vector<std::int32_t> inout = to_device(v);
@@ -1578,6 +1580,10 @@ TEST_F(Segmented, MaskedScanProgressWithReversedTiles) {
   check(masked_progress_tuning<true, 1, 2, 1>{});     // slots for every run: none does
   check(masked_progress_tuning<true, 1, 1000000>{});
   check(masked_progress_tuning<true, 60, 1000000>{});
+  // Block 0 chasing the counts, with the tiles after it in reverse and in order.
+  check(masked_progress_tuning<true, 1, 2, 1024, true>{});
+  check(masked_progress_tuning<true, 60, 2, 8, true>{});
+  check(masked_progress_tuning<false, 60, 2, 1024, true>{});
 
   SCOPED_TRACE("wide keyed tiles, reversed");  // in place and not
   const auto d_v = to_device(v);
