@@ -17,4 +17,4 @@ cascade_compile_fail_test(padding_strategy_needs_identity
 # Not a test: Harris's kernel 5 as printed, for compute-sanitizer's racecheck
 # to show the warp-synchronous race that unroll_last_warp avoids.
 add_executable(harris5_race_demo sanitizer/harris5_race_demo.cu)
-target_link_libraries(harris5_race_demo PRIVATE cascade_dev_flags)
+target_link_libraries(harris5_race_demo PRIVATE cascade_gpu_program_flags)
