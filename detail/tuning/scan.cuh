@@ -49,6 +49,9 @@ struct lookback_scan_tuning {
   // 800/400 1.130x, 1600/600 1.068x, 1200/250 1.074x, 1200/1000 1.069x; on
   // 128 x 24 tiles (-tuning-lookback.json) 1600/600 0.991x and 800/400 1.037x
   // against 0.992x (int32), 0.933x and 0.956x against 0.938x (double).
+  // H200, the 256-thread shared tiles, 2^24..2^28, against CUB in one run
+  // (h200-scan-group-batch.json, call 2): 800/250 1-2% slower for every
+  // type, 1600/500 the same as 1200/500 within 1%.
   static constexpr unsigned first_poll_delay_ns = 1200;
   static constexpr unsigned spin_nanoseconds = 500;
   // Grids below this many tiles poll at once and without back-off: few tiles
@@ -80,9 +83,19 @@ struct lookback_scan_tuning {
   // prefix is nearly always out one group back (h200-tuning-group-window*.json,
   // h100-sxm-80gb-tuning-group-window.json).
   // Values past 16 bytes complete one group per round trip: four windows of
-  // a 1 KB value unrolled took ptxas an hour and 13 GB.
+  // a 1 KB value unrolled took ptxas an hour and 13 GB. So do the others
+  // since the status words carry a tag per 8-byte piece: the batch's
+  // windows then took registers the shared-tile double kernel did not have
+  // (64 a thread), and it spilled (48 bytes with 4 groups a round trip, 24
+  // with 2, none with 1). H200, inclusive sum, time against CUB's at 2^24 /
+  // 2^26 / 2^28, two runs of three rounds (h200-scan-group-batch.json):
+  // double with 4 0.86-0.88 / 0.87-0.88 / 0.875-0.877, with 2 0.85-0.87 /
+  // 0.86 / 0.86, with 1 0.83-0.87 / 0.85-0.86 / 0.854-0.855 (the textbook
+  // rule's time 1.05 / 1.05 / 1.05 -> 1.04 / 1.03 / 1.02); int32, float and
+  // int64 the same within 1%. A total is rarely missing: the group before
+  // has nearly always published its own.
   static constexpr int group_window = 1;
-  static constexpr int group_batch = sizeof(AccT) <= 16 ? 4 : 1;
+  static constexpr int group_batch = 1;
   // Grids below this many tiles (one wave: 132 SMs hold 528 of the widest
   // tiles; at most 512, 16 groups) find their prefixes under the
   // reproducible rule with the whole block, from the aggregates alone
